@@ -1,0 +1,1 @@
+"""Step definitions, grouped by domain; each module is loaded as a pytest plugin by conftest.py."""

@@ -1,0 +1,1 @@
+"""The Synapse executable specification harness: the contract, the pytest plugin and the reports."""

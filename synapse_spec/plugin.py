@@ -1,0 +1,253 @@
+"""The pytest plugin that runs the spec: implementation selection, integrity checks and the report.
+
+* ``--synapse-impl=package.module[:attr]`` (or ``SYNAPSE_IMPL``) selects the implementation under test;
+  the ``synapse`` fixture hands it to the step definitions.
+* The run fails when a ``.feature`` file is bound by no test module, a step line has no definition or
+  more than one, or a scenario is skipped (pytest-bdd would otherwise pick one of two matching
+  definitions silently, and a skip looks green).
+* At the end a per-feature table of scenario outcomes is printed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+from _pytest.terminal import TerminalReporter
+
+from synapse_spec.contract import CAPABILITIES, Implementation
+
+DEFAULT_IMPL = "synapse_ref.adapter:implementation"
+NOT_APPLICABLE = "not applicable: "
+
+_loader_key = pytest.StashKey[Callable[[], Implementation]]()
+_outcomes_key = pytest.StashKey[dict[str, "ScenarioOutcome"]]()
+_problems_key = pytest.StashKey[list[str]]()
+
+
+@dataclass
+class ScenarioOutcome:
+    """What happened to one executable scenario, for the report."""
+
+    feature: str
+    title: str
+    status: str = "not-run"
+    message: str = ""
+
+
+# --------------------------------------------------------------------------------------------------------
+# Options and the implementation seam
+# --------------------------------------------------------------------------------------------------------
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("synapse", "Synapse executable spec")
+    group.addoption(
+        "--synapse-impl",
+        default=os.environ.get("SYNAPSE_IMPL", DEFAULT_IMPL),
+        metavar="MODULE[:ATTR]",
+        help="implementation under test: an object satisfying synapse_spec.contract.Implementation, or a "
+        "callable returning one (default: %(default)s; env SYNAPSE_IMPL)",
+    )
+
+
+def load_implementation(spec: str) -> Callable[[], Implementation]:
+    """Resolve ``package.module[:attr]`` to a factory of implementations (``attr`` defaults to
+    ``implementation``)."""
+    module_name, _, attr = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise pytest.UsageError(f"--synapse-impl={spec}: cannot import {module_name!r}: {exc}") from exc
+    try:
+        target = getattr(module, attr or "implementation")
+    except AttributeError:
+        raise pytest.UsageError(
+            f"--synapse-impl={spec}: module {module_name!r} has no attribute {attr or 'implementation'!r}"
+        ) from None
+    if isinstance(target, Implementation) and not isinstance(target, type):
+        instance = target
+        return lambda: instance
+    if callable(target):
+        return cast(Callable[[], Implementation], target)
+    raise pytest.UsageError(f"--synapse-impl={spec}: {target!r} is neither an implementation nor callable")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.stash[_loader_key] = load_implementation(config.getoption("--synapse-impl"))
+    config.stash[_outcomes_key] = {}
+    config.stash[_problems_key] = []
+    for tag in sorted(_feature_tags(Path(config.rootpath) / "features")):
+        config.addinivalue_line("markers", f"{tag}: Gherkin tag")
+
+
+@pytest.fixture
+def synapse(request: pytest.FixtureRequest) -> Implementation:
+    """The implementation under test, fresh for every scenario."""
+    impl = request.config.stash[_loader_key]()
+    missing = _required_capabilities(request.node) - frozenset(impl.capabilities)
+    if missing:
+        pytest.skip(f"{NOT_APPLICABLE}{impl.name} does not offer {', '.join(sorted(missing))}")
+    return impl
+
+
+def _required_capabilities(item: pytest.Item) -> frozenset[str]:
+    return frozenset(m.name for m in item.iter_markers() if m.name in CAPABILITIES)
+
+
+def _feature_tags(features_dir: Path) -> set[str]:
+    tags: set[str] = set()
+    for path in features_dir.rglob("*.feature"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            stripped = line.strip()
+            if stripped.startswith("@"):
+                tags.update(word[1:] for word in stripped.split() if word.startswith("@"))
+    return tags
+
+
+# --------------------------------------------------------------------------------------------------------
+# Integrity checks at collection time
+# --------------------------------------------------------------------------------------------------------
+
+
+def _scenario_of(item: pytest.Item) -> Any | None:
+    """The rendered pytest-bdd scenario behind a test item, or None for plain tests."""
+    from pytest_bdd.scenario import scenario_wrapper_template_registry
+
+    func = getattr(item, "function", None)
+    template = scenario_wrapper_template_registry.get(func) if func is not None else None
+    if template is None:
+        return None
+    callspec = getattr(item, "callspec", None)
+    example = callspec.params.get("_pytest_bdd_example", {}) if callspec is not None else {}
+    return template.render(example)
+
+
+def _step_problems(item: pytest.Item, scenario: Any) -> Iterator[str]:
+    from pytest_bdd.scenario import find_fixturedefs_for_step
+    from pytest_bdd.steps import step_function_context_registry
+
+    manager = item.session._fixturemanager
+    for step in scenario.steps:
+        defs = find_fixturedefs_for_step(step=step, fixturemanager=manager, node=item)
+        funcs = {step_function_context_registry[d.func].step_func for d in defs}
+        where = f"{Path(scenario.feature.filename).name}:{step.line_number}"
+        if not funcs:
+            yield f"{where}: no step definition for {step.type} {step.name!r}"
+        elif len(funcs) > 1:
+            names = ", ".join(sorted(f"{f.__module__}.{f.__qualname__}" for f in funcs))
+            yield f"{where}: {step.type} {step.name!r} is matched by several definitions: {names}"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    problems: list[str] = []
+    bound: set[Path] = set()
+    for item in items:
+        scenario = _scenario_of(item)
+        if scenario is None:
+            continue
+        bound.add(Path(scenario.feature.filename).resolve())
+        problems.extend(_step_problems(item, scenario))
+    if bound:
+        features_dir = Path(config.rootpath) / "features"
+        for path in sorted(features_dir.rglob("*.feature")):
+            if path.resolve() not in bound:
+                problems.append(f"{path.relative_to(config.rootpath)}: no test module binds this feature file")
+    if problems:
+        unique = list(dict.fromkeys(problems))
+        raise pytest.UsageError("the executable spec is inconsistent:\n  " + "\n  ".join(unique))
+
+
+# --------------------------------------------------------------------------------------------------------
+# Outcomes, the skipped-scenario rule and the report
+# --------------------------------------------------------------------------------------------------------
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    outcomes = session.config.stash[_outcomes_key]
+    for item in session.items:
+        scenario = _scenario_of(item)
+        if scenario is not None:
+            outcomes[item.nodeid] = ScenarioOutcome(_feature_label(scenario.feature), scenario.name)
+
+
+def _feature_label(feature: Any) -> str:
+    return f"{feature.name} ({Path(feature.filename).name})"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()
+    record = item.config.stash[_outcomes_key].get(item.nodeid)
+    if record is None:
+        return
+    if report.passed and report.when == "call":
+        record.status = "passed"
+    elif report.skipped:
+        reason = _skip_reason(report)
+        if hasattr(report, "wasxfail"):
+            record.status, record.message = "known-failure", str(report.wasxfail)
+        elif reason.startswith(NOT_APPLICABLE):
+            record.status, record.message = "not-applicable", reason[len(NOT_APPLICABLE) :]
+        else:
+            record.status, record.message = "skipped", reason
+    elif report.failed:
+        if report.when == "call" and not hasattr(report, "wasxfail"):
+            record.status = "failed"
+        elif record.status in ("not-run", "passed"):
+            record.status = "errored"
+        record.message = record.message or _failure_message(report)
+
+
+def _skip_reason(report: pytest.TestReport) -> str:
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        reason = str(longrepr[2])
+        return reason[len("Skipped: ") :] if reason.startswith("Skipped: ") else reason
+    return str(longrepr)
+
+
+def _failure_message(report: pytest.TestReport) -> str:
+    crash = getattr(report.longrepr, "reprcrash", None)
+    return str(crash.message) if crash is not None else str(report.longrepr).splitlines()[-1]
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    outcomes = session.config.stash[_outcomes_key].values()
+    if any(o.status == "skipped" for o in outcomes) and session.exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
+    outcomes = [o for o in config.stash[_outcomes_key].values() if o.status != "not-run"]
+    if not outcomes:
+        return
+    write = terminalreporter.write_line
+    skipped = [o for o in outcomes if o.status == "skipped"]
+    if skipped:
+        terminalreporter.write_sep("=", "skipped scenarios fail the spec", red=True)
+        for o in skipped:
+            write(f"{o.feature}: {o.title}: {o.message}")
+    per_feature: dict[str, Counter[str]] = defaultdict(Counter)
+    for o in outcomes:
+        per_feature[o.feature][o.status] += 1
+    columns = ["passed", "failed", "errored", "known-failure", "not-applicable", "skipped"]
+    shown = [c for c in columns if any(counts[c] for counts in per_feature.values()) or c in ("passed", "failed")]
+    impl = config.stash[_loader_key]()
+    terminalreporter.write_sep("=", f"Synapse spec: {impl.name} {impl.version}")
+    width = max(len(f) for f in per_feature) + 2
+    write("feature".ljust(width) + "".join(c.rjust(16) for c in shown))
+    totals: Counter[str] = Counter()
+    for feature in sorted(per_feature):
+        counts = per_feature[feature]
+        totals.update(counts)
+        write(feature.ljust(width) + "".join(str(counts[c]).rjust(16) for c in shown))
+    write("total".ljust(width) + "".join(str(totals[c]).rjust(16) for c in shown), bold=True)
