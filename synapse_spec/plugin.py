@@ -155,14 +155,23 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             continue
         bound.add(Path(scenario.feature.filename).resolve())
         problems.extend(_step_problems(item, scenario))
-    if bound:
-        features_dir = Path(config.rootpath) / "features"
-        for path in sorted(features_dir.rglob("*.feature")):
-            if path.resolve() not in bound:
-                problems.append(f"{path.relative_to(config.rootpath)}: no test module binds this feature file")
+    for path in _feature_files_in_scope(config):
+        if path.resolve() not in bound:
+            problems.append(f"{path.relative_to(config.rootpath)}: no test module binds this feature file")
     if problems:
         unique = list(dict.fromkeys(problems))
         raise pytest.UsageError("the executable spec is inconsistent:\n  " + "\n  ".join(unique))
+
+
+def _feature_files_in_scope(config: pytest.Config) -> list[Path]:
+    """Feature files under the directories this run was asked to collect (all of ``features/`` for
+    ``pytest features/``, one domain for ``pytest features/context``)."""
+    found: set[Path] = set()
+    for arg in config.args:
+        path = Path(config.invocation_params.dir, arg.split("::")[0]).resolve()
+        if path.is_dir():
+            found.update(path.rglob("*.feature"))
+    return sorted(found)
 
 
 # --------------------------------------------------------------------------------------------------------
