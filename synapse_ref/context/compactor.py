@@ -1,0 +1,248 @@
+"""Compaction: summarise the older history with the model and keep a tail of recent messages.
+
+Offloaded tool results are restored (in memory, from inside the offload directory only) so the summary
+sees them; afterwards offload files that nothing in the kept tail references are deleted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import os
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from importlib import resources
+from typing import Any, Protocol
+
+from synapse_ref.context.context_manager import OFFLOAD_REFERENCE_PREFIX
+from synapse_ref.context.offload_storage import OffloadStorage
+from synapse_ref.context.records import CompactResult, Message
+from synapse_ref.context.token_counter import MessageTokenCache, TokenCounter, default_token_counter
+
+COMPRESSED_HISTORY_PREFIX = "[Compressed History]\n\n"
+
+logger = logging.getLogger("synapse.context.compactor")
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+class _Reply(Protocol):
+    @property
+    def message(self) -> Message: ...
+
+
+class SummaryClient(Protocol):
+    @property
+    def model_name(self) -> str: ...
+
+    async def generate(
+        self,
+        system_prompt: str,
+        messages: Sequence[Message],
+        tools: Sequence[Mapping[str, Any]] = (),
+        *,
+        max_tokens: int | None = None,
+    ) -> _Reply: ...
+
+
+class EmptySummaryError(RuntimeError):
+    """The model answered without any text."""
+
+
+def load_summary_prompt(target_tokens: int) -> str:
+    text = resources.files("synapse_ref.context").joinpath("prompts/compact_summary.md").read_text("utf-8")
+    return text.replace("${TARGET_TOKENS}", str(target_tokens))
+
+
+def extract_offload_filepath(text: str) -> str | None:
+    """The path of a ``Tool result is at: <path>`` reference, or None when ``text`` is not one."""
+    stripped = text.strip()
+    if not stripped.startswith(OFFLOAD_REFERENCE_PREFIX):
+        return None
+    path = stripped[len(OFFLOAD_REFERENCE_PREFIX) :].strip()
+    return path or None
+
+
+def _first_text(message: Message) -> str | None:
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        for part in content:
+            if isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str):
+                return str(part["text"])
+    return None
+
+
+def _texts(message: Message) -> list[str]:
+    content = message.get("content")
+    if isinstance(content, str):
+        return [content]
+    if not isinstance(content, list):
+        return []
+    return [
+        str(p["text"]) for p in content if isinstance(p, dict) and p.get("type") == "text" and "text" in p
+    ]
+
+
+class ContextCompactor:
+    """Summarises all but the last ``preserve_count`` messages into one ``[Compressed History]`` message."""
+
+    def __init__(
+        self,
+        storage: OffloadStorage,
+        llm: SummaryClient,
+        *,
+        token_counter: TokenCounter | None = None,
+        preserve_count: int = 5,
+        target_tokens: int = 8000,
+        retry_count: int = 3,
+        model: str | None = None,
+        sleep: Sleep | None = None,
+    ) -> None:
+        if retry_count < 1:
+            raise ValueError(f"retry_count must be at least 1 (total attempts), got {retry_count}")
+        self.storage = storage
+        self.llm = llm
+        self.preserve_count = max(0, preserve_count)
+        self.target_tokens = target_tokens
+        self.retry_count = retry_count
+        self.model = model
+        self._sleep: Sleep = sleep if sleep is not None else asyncio.sleep
+        self._tokens = MessageTokenCache(
+            token_counter if token_counter is not None else default_token_counter()
+        )
+
+    # -- compaction --------------------------------------------------------------------------------------
+    async def compact(self, messages: list[Message]) -> CompactResult:
+        previous = self._tokens.count_messages(messages)
+        split = self.split_index(messages)
+        if split == 0:
+            return CompactResult(list(messages), previous, previous, 0, len(messages), [], True)
+        to_compress, to_preserve = messages[:split], messages[split:]
+        try:
+            restored = self.restore_offloaded_content(to_compress)
+            summary = await self.generate_summary(restored)
+            compacted = [self.summary_message(summary), *to_preserve]
+            deleted = self.cleanup_offloaded_files(self.collect_referenced_offload_files(to_preserve))
+        except Exception as exc:
+            logger.error("Context compaction failed, keeping original history: %s", exc)
+            return CompactResult(list(messages), previous, previous, 0, len(to_preserve), [], False)
+        current = self._tokens.count_messages(compacted)
+        return CompactResult(
+            compacted, previous, current, previous - current, len(to_preserve), deleted, True
+        )
+
+    def split_index(self, messages: Sequence[Message]) -> int:
+        """Where the kept tail starts: ``len - preserve_count``, moved earlier so that an assistant tool
+        call and its tool results are never separated (an orphan result in the tail would later be
+        dropped by the history sanitizer, and a dangling call would be replayed to the summary model)."""
+        split = max(0, len(messages) - self.preserve_count)
+        while split > 0:
+            tail_starts_with_result = split < len(messages) and messages[split].get("role") == "tool"
+            before = messages[split - 1]
+            compressed_ends_with_call = before.get("role") == "assistant" and bool(before.get("toolCalls"))
+            if not (tail_starts_with_result or compressed_ends_with_call):
+                break
+            split -= 1
+        return split
+
+    @staticmethod
+    def summary_message(summary: str) -> Message:
+        return {"role": "user", "content": [{"type": "text", "text": COMPRESSED_HISTORY_PREFIX + summary}]}
+
+    # -- summary -----------------------------------------------------------------------------------------
+    def summary_client(self) -> SummaryClient:
+        """The client, switched to the compaction model only when one is configured and differs."""
+        model = (self.model or "").strip()
+        with_model = getattr(self.llm, "with_model", None)
+        if model and model != self.llm.model_name and callable(with_model):
+            client: SummaryClient = with_model(model)
+            return client
+        return self.llm
+
+    async def generate_summary(self, messages: list[Message]) -> str:
+        """``retry_count`` attempts in total, waiting ``0.1 * attempt`` seconds after a failed one."""
+        max_tokens = max(math.ceil(self.target_tokens * 1.2), 1)
+        system_prompt = load_summary_prompt(self.target_tokens)
+        client = self.summary_client()
+        attempt = 1
+        while True:
+            try:
+                reply = await client.generate(system_prompt, messages, [], max_tokens=max_tokens)
+                text = "\n".join(_texts(reply.message))
+                if not text.strip():
+                    raise EmptySummaryError("API returned an empty response")
+                return text
+            except Exception as exc:
+                logger.warning("Compact summary attempt %d failed: %s", attempt, exc)
+                if attempt >= self.retry_count:
+                    raise
+            await self._sleep(0.1 * attempt)
+            attempt += 1
+
+    # -- offload references ------------------------------------------------------------------------------
+    def normalize_offloaded_filepath(self, filepath: str) -> str | None:
+        """The real path of ``filepath`` when it lies inside the offload directory, else None.
+
+        Symlinks are resolved first, so a link inside the directory that points elsewhere is refused;
+        nothing is opened or read here.
+        """
+        base = os.path.realpath(self.storage.offloaded_dir)
+        resolved = os.path.realpath(filepath)
+        try:
+            inside = os.path.commonpath([base, resolved]) == base
+        except ValueError:
+            inside = False
+        if not inside or resolved == base:
+            logger.warning("Skipping offload restore for out-of-scope path: %s", filepath)
+            return None
+        return resolved
+
+    def restore_offloaded_content(self, messages: list[Message]) -> list[Message]:
+        """A copy of ``messages`` where each ``tool`` message that is an offload reference carries the
+        file's content again; other roles are never touched, a missing file becomes a placeholder."""
+        restored: list[Message] = []
+        for message in messages:
+            text = _first_text(message) if message.get("role") == "tool" else None
+            filepath = extract_offload_filepath(text) if text is not None else None
+            normalized = self.normalize_offloaded_filepath(filepath) if filepath is not None else None
+            if filepath is None or normalized is None:
+                restored.append(message)
+                continue
+            try:
+                with open(normalized, encoding="utf-8") as handle:
+                    body = handle.read()
+            except (OSError, UnicodeDecodeError):
+                body = f"[Content unavailable: {filepath}]"
+            restored.append({**message, "content": [{"type": "text", "text": body}]})
+        return restored
+
+    def collect_referenced_offload_files(self, messages: Iterable[Message]) -> set[str]:
+        """Real paths of in-scope offload files referenced by the ``tool`` messages given."""
+        referenced: set[str] = set()
+        for message in messages:
+            if message.get("role") != "tool":
+                continue
+            for text in _texts(message):
+                filepath = extract_offload_filepath(text)
+                normalized = self.normalize_offloaded_filepath(filepath) if filepath is not None else None
+                if normalized is not None:
+                    referenced.add(normalized)
+        return referenced
+
+    def cleanup_offloaded_files(self, retained: Iterable[str] = ()) -> list[str]:
+        """Delete offload files not in ``retained``; a file that cannot be deleted is logged and kept,
+        and the others are still deleted.  Returns the deleted paths as listed by the storage."""
+        keep = {os.path.realpath(p) for p in retained}
+        deleted: list[str] = []
+        for file in self.storage.list_files():
+            if os.path.realpath(file) in keep:
+                continue
+            try:
+                self.storage.remove(file)
+            except Exception as exc:
+                logger.warning("Failed to delete offloaded file during compact cleanup: %s (%s)", file, exc)
+                continue
+            deleted.append(file)
+        return deleted

@@ -1,0 +1,94 @@
+"""Token counting: the counter port, the default counter and a per-message cache.
+
+A message counts as the tokens of its compact JSON text (role and keys included), like the original.
+The original counts the whole history twice per agent step; on long sessions that dominates the step
+(seconds for tens of thousands of messages), so :class:`MessageTokenCache` remembers the count of each
+distinct message text and only new or changed messages are tokenised again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
+
+
+class TokenCounter(Protocol):
+    def count_tokens(self, text: str) -> int: ...
+
+
+class ApproximateTokenCounter:
+    """``ceil(len / 4)``: the original's fallback when the tokenizer is unavailable or fails."""
+
+    def count_tokens(self, text: str) -> int:
+        return math.ceil(len(text) / 4)
+
+
+class Cl100kTokenCounter:
+    """Exact ``cl100k_base`` counts through the optional, offline ``bpe-openai`` package."""
+
+    def __init__(self) -> None:
+        import bpe_openai
+
+        self._encoding = bpe_openai.get_encoding("cl100k_base")
+
+    def count_tokens(self, text: str) -> int:
+        if not text:
+            return 0
+        try:
+            return len(self._encoding.encode_ordinary(text))
+        except Exception:
+            return math.ceil(len(text) / 4)
+
+
+def default_token_counter() -> TokenCounter:
+    """The exact counter when ``bpe-openai`` is installed, else the approximation; never the network."""
+    try:
+        return Cl100kTokenCounter()
+    except Exception:
+        return ApproximateTokenCounter()
+
+
+def message_json(message: Mapping[str, Any]) -> str:
+    """The text a message is counted as (``JSON.stringify`` shape: compact, non-ASCII kept)."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+def count_message_tokens(messages: Iterable[Mapping[str, Any]], counter: TokenCounter) -> int:
+    """Uncached sum over the messages; see :class:`MessageTokenCache` for repeated counting."""
+    return sum(counter.count_tokens(message_json(m)) for m in messages)
+
+
+class MessageTokenCache:
+    """Counts messages with ``counter``, remembering each distinct message text (bounded, LRU).
+
+    The key is a 128-bit digest of the JSON text plus its length, so the cache does not keep the
+    (possibly huge) texts alive.
+    """
+
+    def __init__(self, counter: TokenCounter, *, max_entries: int = 200_000) -> None:
+        self.counter = counter
+        self.max_entries = max_entries
+        self._counts: OrderedDict[tuple[int, bytes], int] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._counts)
+
+    def count_message(self, message: Mapping[str, Any]) -> int:
+        text = message_json(message)
+        key = (len(text), hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest())
+        cached = self._counts.get(key)
+        if cached is not None:
+            self._counts.move_to_end(key)
+            return cached
+        tokens = self.counter.count_tokens(text)
+        self._counts[key] = tokens
+        if len(self._counts) > self.max_entries:
+            self._counts.popitem(last=False)
+        return tokens
+
+    def count_messages(self, messages: Iterable[Mapping[str, Any]]) -> int:
+        return sum(self.count_message(m) for m in messages)
