@@ -1,0 +1,151 @@
+"""Stop hooks: work run after the agent finished a request normally, whose messages are appended to
+the final response after a ``[StopHook]`` marker.
+
+The registry is injected (no process-wide singleton), so two runners never share hooks by accident.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+logger = logging.getLogger("synapse.agent.stop_hooks")
+
+STOP_HOOK_MARKER = "[StopHook]"
+
+Message = dict[str, Any]
+ProgressCallback = Callable[[str], Awaitable[None]]
+MessagePartCallback = Callable[[dict[str, Any]], Awaitable[None] | None]
+
+
+@dataclass(frozen=True)
+class StopHookResult:
+    """What a hook reports; an empty or blank ``message`` adds nothing to the response."""
+
+    message: str | None = None
+
+
+@dataclass(frozen=True)
+class StopHookContext:
+    session_id: str | None
+    cwd: str
+    messages: list[Message]
+    final_response: str
+    on_progress: ProgressCallback = field(repr=False)
+
+
+HookOutcome = StopHookResult | Mapping[str, Any] | str | None
+StopHook = Callable[[StopHookContext], Awaitable[HookOutcome] | HookOutcome]
+StopHookLoader = Callable[["StopHookRegistry"], None]
+
+
+def message_of(result: object) -> str | None:
+    """The message of a hook result, whether a ``StopHookResult``, a mapping or a plain string."""
+    if result is None:
+        return None
+    if isinstance(result, str):
+        return result
+    value = result.get("message") if isinstance(result, Mapping) else getattr(result, "message", None)
+    return value if isinstance(value, str) else None
+
+
+class StopHookRegistry:
+    """Named hooks; registering a name again replaces the earlier hook."""
+
+    def __init__(self) -> None:
+        self._hooks: dict[str, StopHook] = {}
+
+    def register(self, name: str, hook: StopHook) -> None:
+        self._hooks.pop(name, None)
+        self._hooks[name] = hook
+
+    def unregister(self, name: str) -> None:
+        self._hooks.pop(name, None)
+
+    def names(self) -> list[str]:
+        return list(self._hooks)
+
+    async def execute_all(self, context: StopHookContext) -> list[Any]:
+        """Run every hook, last registered first; a failing hook is logged and skipped so the others
+        still run and the user still gets the response."""
+        results: list[Any] = []
+        for name, hook in reversed(list(self._hooks.items())):
+            try:
+                outcome = hook(context)
+                if inspect.isawaitable(outcome):
+                    outcome = await outcome
+            except Exception as exc:
+                logger.error("Stop hook '%s' execution failed: %s", name, exc)
+                continue
+            if outcome:
+                results.append(outcome)
+                text = message_of(outcome)
+                if text:
+                    logger.info("[StopHook:%s] %s", name, text)
+        return results
+
+
+class StopHookExecutor:
+    """Runs the registry's hooks at the end of a run and appends what they report.
+
+    A disabled executor neither loads hooks nor runs them, even when called directly.
+    """
+
+    def __init__(
+        self,
+        *,
+        enabled: bool = True,
+        registry: StopHookRegistry | None = None,
+        on_message_part: MessagePartCallback | None = None,
+        loader: StopHookLoader | None = None,
+    ) -> None:
+        self.enabled = enabled
+        self.registry = registry if registry is not None else StopHookRegistry()
+        self._on_message_part = on_message_part
+        self._loader = loader
+        self._loaded = False
+
+    def should_execute(self) -> bool:
+        return self.enabled
+
+    def init(self) -> None:
+        """Load the hooks once, and only when enabled."""
+        if not self.enabled or self._loaded:
+            return
+        self._loaded = True
+        if self._loader is not None:
+            self._loader(self.registry)
+
+    async def execute_and_append(
+        self, final_response: str, *, session_id: str | None, messages: list[Message], cwd: str
+    ) -> str:
+        if not self.enabled:
+            return final_response
+        context = StopHookContext(
+            session_id=session_id,
+            cwd=cwd,
+            messages=messages,
+            final_response=final_response,
+            on_progress=self.emit_progress,
+        )
+        results = await self.registry.execute_all(context)
+        texts = [m for m in map(message_of, results) if m and m.strip()]
+        if not texts:
+            return final_response
+        separator = "\n\n" if final_response else ""
+        return f"{final_response}{separator}{STOP_HOOK_MARKER}\n" + "\n\n".join(texts)
+
+    async def emit_progress(self, message: str) -> None:
+        """Show hook progress to the user; a failing display callback must not stop the hook."""
+        text = message.strip()
+        if not text or self._on_message_part is None:
+            return
+        try:
+            outcome = self._on_message_part({"type": "text", "text": f"\n{text}\n"})
+            if inspect.isawaitable(outcome):
+                await outcome
+        except Exception as exc:
+            logger.warning("Stop hook progress callback failed: %s", exc)

@@ -1,0 +1,1 @@
+"""Session layer: JSONL history, the ``sessions.json`` index, token usage and cost."""

@@ -1,0 +1,153 @@
+"""The ``sessions.json`` index: tolerant reads, serialised load-modify-save writes.
+
+Every write holds an inter-process file lock around load, modify and atomic replace, so concurrent
+writers (threads, ``Session`` instances or processes) never drop each other's entries.  A corrupt index
+reads as empty but is never silently overwritten: the first write moves it aside first.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import os
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, TypeVar
+
+from filelock import FileLock
+
+from synapse_ref.session.persistence import atomic_write_text
+
+logger = logging.getLogger("synapse.session.index")
+
+INDEX_FILE = "sessions.json"
+INDEX_VERSION = "1.0.0"
+LOCK_TIMEOUT_SECONDS = 30.0
+
+Entry = dict[str, Any]
+T = TypeVar("T")
+
+
+class IndexCorruptError(ValueError):
+    """The index file exists but cannot be read or does not have the documented shape."""
+
+
+def iso_timestamp(epoch_seconds: float) -> str:
+    """``Date.prototype.toISOString`` format, e.g. ``2026-01-02T03:04:05.678Z``."""
+    moment = datetime.fromtimestamp(epoch_seconds, tz=timezone.utc)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _check_usage(usage: object, where: str) -> None:
+    if not isinstance(usage, dict):
+        raise IndexCorruptError(f"{where}.usage must be an object")
+    for key in ("totalInputOther", "totalOutput", "totalCacheRead", "totalCacheCreation"):
+        if not _is_number(usage.get(key)):
+            raise IndexCorruptError(f"{where}.usage.{key} must be a number")
+    if not isinstance(usage.get("model"), str):
+        raise IndexCorruptError(f"{where}.usage.model must be a string")
+    rounds = usage.get("rounds")
+    if not isinstance(rounds, list):
+        raise IndexCorruptError(f"{where}.usage.rounds must be an array")
+    for n, entry in enumerate(rounds):
+        keys = ("inputOther", "output", "inputCacheRead", "inputCacheCreation")
+        if not isinstance(entry, dict) or not all(_is_number(entry.get(k)) for k in keys):
+            raise IndexCorruptError(f"{where}.usage.rounds[{n}] must hold four token counts")
+    cost = usage.get("totalCost")
+    if cost is not None and not _is_number(cost):
+        raise IndexCorruptError(f"{where}.usage.totalCost must be a number or null")
+
+
+def validate_index(data: object) -> dict[str, Any]:
+    """The index if it matches the schema of the original (``SessionsIndexSchema``)."""
+    if not isinstance(data, dict):
+        raise IndexCorruptError("index must be a JSON object")
+    version = data.get("version", INDEX_VERSION)
+    if not isinstance(version, str):
+        raise IndexCorruptError("version must be a string")
+    if not isinstance(data.get("updatedAt"), str):
+        raise IndexCorruptError("updatedAt must be a string")
+    sessions = data.get("sessions")
+    if not isinstance(sessions, list):
+        raise IndexCorruptError("sessions must be an array")
+    for n, entry in enumerate(sessions):
+        where = f"sessions[{n}]"
+        if not isinstance(entry, dict):
+            raise IndexCorruptError(f"{where} must be an object")
+        for key in ("id", "createdAt", "updatedAt"):
+            if not isinstance(entry.get(key), str):
+                raise IndexCorruptError(f"{where}.{key} must be a string")
+        if not _is_number(entry.get("messageCount")):
+            raise IndexCorruptError(f"{where}.messageCount must be a number")
+        for key in ("title", "cwd"):
+            if key in entry and not isinstance(entry[key], str):
+                raise IndexCorruptError(f"{where}.{key} must be a string when present")
+        if "usage" in entry:
+            _check_usage(entry["usage"], where)
+    return {**data, "version": version}
+
+
+class SessionIndex:
+    """One sessions directory's ``sessions.json``."""
+
+    def __init__(self, sessions_dir: Path, *, clock: Callable[[], float]) -> None:
+        self.sessions_dir = sessions_dir
+        self.path = sessions_dir / INDEX_FILE
+        self._clock = clock
+
+    def _load_strict(self) -> dict[str, Any]:
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return {"version": INDEX_VERSION, "sessions": [], "updatedAt": iso_timestamp(self._clock())}
+        except OSError as exc:
+            raise IndexCorruptError(f"cannot read index: {exc}") from exc
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise IndexCorruptError(f"invalid JSON: {exc}") from exc
+        return validate_index(data)
+
+    def entries(self) -> list[Entry]:
+        """The sessions, newest first; ``[]`` (with a warning) when the index is corrupt."""
+        try:
+            return copy.deepcopy(list(self._load_strict()["sessions"]))
+        except IndexCorruptError as exc:
+            logger.warning("Failed to load sessions index %s: %s", self.path, exc)
+            return []
+
+    def find(self, session_id: str) -> Entry | None:
+        return next((e for e in self.entries() if e.get("id") == session_id), None)
+
+    def update(self, mutate: Callable[[list[Entry]], T]) -> T:
+        """Apply ``mutate`` to the entry list under the lock and save the result atomically."""
+        self.sessions_dir.mkdir(parents=True, exist_ok=True)
+        with FileLock(f"{self.path}.lock", timeout=LOCK_TIMEOUT_SECONDS):
+            try:
+                index = self._load_strict()
+            except IndexCorruptError as exc:
+                self._set_aside(exc)
+                index = {"version": INDEX_VERSION, "sessions": [], "updatedAt": ""}
+            sessions: list[Entry] = index["sessions"]
+            result = mutate(sessions)
+            index["sessions"] = sessions
+            index["updatedAt"] = iso_timestamp(self._clock())
+            atomic_write_text(self.path, json.dumps(index, ensure_ascii=False, indent=2))
+            return result
+
+    def _set_aside(self, problem: IndexCorruptError) -> None:
+        stamp = datetime.now(tz=timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+        backup = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        os.replace(self.path, backup)
+        logger.warning(
+            "Sessions index %s was corrupt (%s); kept it as %s and started a new index",
+            self.path,
+            problem,
+            backup,
+        )
