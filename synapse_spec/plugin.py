@@ -5,40 +5,36 @@
 * The run fails when a ``.feature`` file is bound by no test module, a step line has no definition or
   more than one, or a scenario is skipped (pytest-bdd would otherwise pick one of two matching
   definitions silently, and a skip looks green).
-* At the end a per-feature table of scenario outcomes is printed.
+* Every scenario carries one stable ID tag (``@CTX-001``); reports and baselines key on it.
+* ``--synapse-baseline=FILE`` runs an implementation's known failures as strict expected failures.
+* At the end a per-feature table is printed and a JSON and a Markdown report are written
+  (``--synapse-report=DIR``, default ``reports/``).
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-from collections import Counter, defaultdict
+import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
 from _pytest.terminal import TerminalReporter
 
+from synapse_spec.baseline import BaselineError, KnownFailure, load_baseline
 from synapse_spec.contract import CAPABILITIES, Implementation
+from synapse_spec.report import ScenarioOutcome, build_report, ran, render_table, write_reports
 
 DEFAULT_IMPL = "synapse_ref.adapter:implementation"
 NOT_APPLICABLE = "not applicable: "
 
 _loader_key = pytest.StashKey[Callable[[], Implementation]]()
 _outcomes_key = pytest.StashKey[dict[str, "ScenarioOutcome"]]()
-_problems_key = pytest.StashKey[list[str]]()
+_baseline_key = pytest.StashKey[dict[str, KnownFailure]]()
 
-
-@dataclass
-class ScenarioOutcome:
-    """What happened to one executable scenario, for the report."""
-
-    feature: str
-    title: str
-    status: str = "not-run"
-    message: str = ""
+SCENARIO_ID = re.compile(r"^[A-Z][A-Z0-9]*-\d{3}$")
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -54,6 +50,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="MODULE[:ATTR]",
         help="implementation under test: an object satisfying synapse_spec.contract.Implementation, or a "
         "callable returning one (default: %(default)s; env SYNAPSE_IMPL)",
+    )
+    group.addoption(
+        "--synapse-baseline",
+        default=os.environ.get("SYNAPSE_BASELINE"),
+        metavar="FILE",
+        help="JSON file of known failures (id, reason, link, date) run as strict expected failures",
+    )
+    group.addoption(
+        "--synapse-report",
+        default="reports",
+        metavar="DIR",
+        help="directory for synapse-spec.json and synapse-spec.md (default: %(default)s; '' to disable)",
     )
 
 
@@ -82,7 +90,11 @@ def load_implementation(spec: str) -> Callable[[], Implementation]:
 def pytest_configure(config: pytest.Config) -> None:
     config.stash[_loader_key] = load_implementation(config.getoption("--synapse-impl"))
     config.stash[_outcomes_key] = {}
-    config.stash[_problems_key] = []
+    baseline = config.getoption("--synapse-baseline")
+    try:
+        config.stash[_baseline_key] = load_baseline(Path(baseline)) if baseline else {}
+    except BaselineError as exc:
+        raise pytest.UsageError(str(exc)) from None
     for tag in sorted(_feature_tags(Path(config.rootpath) / "features")):
         config.addinivalue_line("markers", f"{tag}: Gherkin tag")
 
@@ -149,12 +161,34 @@ def _step_problems(item: pytest.Item, scenario: Any) -> Iterator[str]:
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     problems: list[str] = []
     bound: set[Path] = set()
+    owners: dict[str, str] = {}
+    outcomes = config.stash[_outcomes_key]
+    known = config.stash[_baseline_key]
     for item in items:
         scenario = _scenario_of(item)
         if scenario is None:
             continue
         bound.add(Path(scenario.feature.filename).resolve())
         problems.extend(_step_problems(item, scenario))
+        where = f"{Path(scenario.feature.filename).name}:{scenario.line_number}"
+        ids = sorted(tag for tag in scenario.tags if SCENARIO_ID.match(tag))
+        if len(ids) != 1:
+            problems.append(f"{where}: scenario {scenario.name!r} needs exactly one ID tag like @CTX-001, has {ids}")
+            continue
+        scenario_id = ids[0]
+        owner = owners.setdefault(scenario_id, f"{scenario.feature.filename}:{scenario.line_number}")
+        if owner != f"{scenario.feature.filename}:{scenario.line_number}":
+            problems.append(f"{where}: ID @{scenario_id} is already used at {Path(owner).name}")
+        outcomes[item.nodeid] = ScenarioOutcome(
+            scenario_id, _feature_label(scenario.feature), scenario.name, sorted(scenario.tags)
+        )
+        if scenario_id in known:
+            entry = known[scenario_id]
+            reason = f"known failure: {entry.reason} ({entry.link or 'no link'}, {entry.date})"
+            item.add_marker(pytest.mark.xfail(reason=reason, strict=True))
+    unknown = sorted(set(known) - set(owners))
+    if unknown and owners:
+        problems.append(f"baseline lists IDs that name no scenario of the spec: {', '.join(unknown)}")
     for path in _feature_files_in_scope(config):
         if path.resolve() not in bound:
             problems.append(f"{path.relative_to(config.rootpath)}: no test module binds this feature file")
@@ -179,14 +213,6 @@ def _feature_files_in_scope(config: pytest.Config) -> list[Path]:
 # --------------------------------------------------------------------------------------------------------
 
 
-def pytest_collection_finish(session: pytest.Session) -> None:
-    outcomes = session.config.stash[_outcomes_key]
-    for item in session.items:
-        scenario = _scenario_of(item)
-        if scenario is not None:
-            outcomes[item.nodeid] = ScenarioOutcome(_feature_label(scenario.feature), scenario.name)
-
-
 def _feature_label(feature: Any) -> str:
     return f"{feature.name} ({Path(feature.filename).name})"
 
@@ -209,7 +235,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         else:
             record.status, record.message = "skipped", reason
     elif report.failed:
-        if report.when == "call" and not hasattr(report, "wasxfail"):
+        if report.when == "call" and "XPASS(strict)" in str(report.longrepr):
+            record.status = "failed"
+            record.message = f"stale baseline entry: {record.id} passes now; remove it from the baseline"
+        elif report.when == "call":
             record.status = "failed"
         elif record.status in ("not-run", "passed"):
             record.status = "errored"
@@ -236,7 +265,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
-    outcomes = [o for o in config.stash[_outcomes_key].values() if o.status != "not-run"]
+    outcomes = ran(config.stash[_outcomes_key].values())
     if not outcomes:
         return
     write = terminalreporter.write_line
@@ -244,19 +273,17 @@ def pytest_terminal_summary(terminalreporter: TerminalReporter, exitstatus: int,
     if skipped:
         terminalreporter.write_sep("=", "skipped scenarios fail the spec", red=True)
         for o in skipped:
-            write(f"{o.feature}: {o.title}: {o.message}")
-    per_feature: dict[str, Counter[str]] = defaultdict(Counter)
-    for o in outcomes:
-        per_feature[o.feature][o.status] += 1
-    columns = ["passed", "failed", "errored", "known-failure", "not-applicable", "skipped"]
-    shown = [c for c in columns if any(counts[c] for counts in per_feature.values()) or c in ("passed", "failed")]
+            write(f"{o.id} {o.title}: {o.message}")
     impl = config.stash[_loader_key]()
     terminalreporter.write_sep("=", f"Synapse spec: {impl.name} {impl.version}")
-    width = max(len(f) for f in per_feature) + 2
-    write("feature".ljust(width) + "".join(c.rjust(16) for c in shown))
-    totals: Counter[str] = Counter()
-    for feature in sorted(per_feature):
-        counts = per_feature[feature]
-        totals.update(counts)
-        write(feature.ljust(width) + "".join(str(counts[c]).rjust(16) for c in shown))
-    write("total".ljust(width) + "".join(str(totals[c]).rjust(16) for c in shown), bold=True)
+    for line in render_table(outcomes):
+        write(line)
+    directory = config.getoption("--synapse-report")
+    if directory:
+        report = build_report(
+            outcomes,
+            implementation={"name": impl.name, "version": impl.version, "selected": config.getoption("--synapse-impl")},
+            baseline=config.getoption("--synapse-baseline"),
+        )
+        json_path, md_path = write_reports(report, Path(config.rootpath, directory))
+        write(f"reports: {json_path}, {md_path}")

@@ -1,0 +1,41 @@
+# Quick start: `make spec` runs the spec against the reference implementation; `make test` runs all tests.
+# Both create .venv and install the project on first use.
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+IMPL ?=
+
+.PHONY: spec test lint tox bench mutation clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev,tokens]'
+	touch $(STAMP)
+
+## spec: the executable spec against the reference (or IMPL=module[:attr]), with the per-feature report
+spec: $(STAMP)
+	$(BIN)/python -m pytest features/ $(if $(IMPL),--synapse-impl=$(IMPL))
+
+## test: every test: the spec, the harness's own tests and the command-line tests
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+## lint: ruff and mypy
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+## tox: the tests on Python 3.10, 3.11, 3.12 and 3.13
+tox: $(STAMP)
+	$(BIN)/tox run-parallel --parallel-no-spinner
+
+## bench: speed and memory figures of the reference implementation
+bench: $(STAMP)
+	for script in bench/bench_*.py; do $(BIN)/python $$script || exit 1; done
+
+clean:
+	rm -rf $(VENV) .tox reports .pytest_cache .mypy_cache .ruff_cache
