@@ -26,6 +26,102 @@ class ReferenceImplementation:
 
     # -- context layer -----------------------------------------------------------------------------------
     # (context factories)
+    def offload_storage(self, session_dir: contract.SessionDir) -> contract.OffloadStorage:
+        from synapse_ref.context.offload_storage import OffloadStorage
+
+        return OffloadStorage(session_dir)
+
+    def context_manager(
+        self,
+        storage: contract.OffloadStorage,
+        *,
+        offload_threshold: int,
+        scan_ratio: float,
+        min_chars: int,
+        token_counter: contract.TokenCounter | None = None,
+    ) -> contract.ContextManager:
+        from synapse_ref.context.context_manager import ContextManager
+
+        return ContextManager(
+            storage,
+            offload_threshold=offload_threshold,
+            scan_ratio=scan_ratio,
+            min_chars=min_chars,
+            token_counter=token_counter,
+        )
+
+    def context_compactor(
+        self,
+        storage: contract.OffloadStorage,
+        llm: contract.LLMClient,
+        *,
+        token_counter: contract.TokenCounter | None = None,
+        preserve_count: int = 5,
+        target_tokens: int = 8000,
+        retry_count: int = 3,
+        model: str | None = None,
+        sleep: contract.Sleep | None = None,
+    ) -> contract.ContextCompactor:
+        from synapse_ref.context.compactor import ContextCompactor
+
+        return ContextCompactor(
+            storage,
+            llm,
+            token_counter=token_counter,
+            preserve_count=preserve_count,
+            target_tokens=target_tokens,
+            retry_count=retry_count,
+            model=model,
+            sleep=sleep,
+        )
+
+    def context_orchestrator(
+        self,
+        llm: contract.LLMClient,
+        *,
+        token_counter: contract.TokenCounter | None = None,
+        sleep: contract.Sleep | None = None,
+        context_manager: contract.OffloadPort | None = None,
+        compactor: contract.CompactPort | None = None,
+        offload_threshold: int | None = None,
+        offload_scan_ratio: float | None = None,
+        offload_min_chars: int | None = None,
+        compact_trigger_threshold: int | None = None,
+        compact_target_tokens: int | None = None,
+        compact_preserve_count: int | None = None,
+        compact_retry_count: int | None = None,
+        compact_model: str | None = None,
+        compact_cooldown_steps: int | None = None,
+    ) -> contract.ContextOrchestrator:
+        import dataclasses
+        from typing import Any, cast
+
+        from synapse_ref.context import orchestrator as orch
+        from synapse_ref.context.settings import ContextSettings
+
+        overrides: dict[str, Any] = {
+            "offload_threshold": offload_threshold,
+            "offload_scan_ratio": offload_scan_ratio,
+            "offload_min_chars": offload_min_chars,
+            "compact_trigger_threshold": compact_trigger_threshold,
+            "compact_target_tokens": compact_target_tokens,
+            "compact_preserve_count": compact_preserve_count,
+            "compact_retry_count": compact_retry_count,
+            "compact_model": compact_model,
+            "compact_cooldown_steps": compact_cooldown_steps,
+        }
+        settings = dataclasses.replace(
+            ContextSettings.from_env(), **{k: v for k, v in overrides.items() if v is not None}
+        )
+        # Doubles are duck-typed: the orchestrator only reads the result fields the contract names.
+        return orch.ContextOrchestrator(
+            llm,
+            settings=settings,
+            token_counter=token_counter,
+            sleep=sleep,
+            context_manager=cast("orch.OffloadPort | None", context_manager),
+            compactor=cast("orch.CompactPort | None", compactor),
+        )
 
     # -- session layer -----------------------------------------------------------------------------------
     # (session factories)

@@ -272,6 +272,134 @@ class SkillCommandHandler(Protocol):
 
 # (context section)
 
+SessionDir = Path
+"""A per-session directory: the offload files live in its ``offloaded/`` subdirectory."""
+
+
+class OffloadResult(Protocol):
+    """One offload pass: ``freed_tokens == previous_tokens - current_tokens``, and
+    ``still_exceeds_threshold`` is ``current_tokens >= offload_threshold``."""
+
+    @property
+    def messages(self) -> list[Message]: ...
+
+    @property
+    def offloaded_count(self) -> int: ...
+
+    @property
+    def previous_tokens(self) -> int: ...
+
+    @property
+    def current_tokens(self) -> int: ...
+
+    @property
+    def freed_tokens(self) -> int: ...
+
+    @property
+    def still_exceeds_threshold(self) -> bool: ...
+
+
+class CompactResult(Protocol):
+    """One compaction: on success ``messages`` is ``[user "[Compressed History]\\n\\n<summary>", *tail]``;
+    on failure it is the original history and ``freed_tokens`` is 0."""
+
+    @property
+    def messages(self) -> list[Message]: ...
+
+    @property
+    def previous_tokens(self) -> int: ...
+
+    @property
+    def current_tokens(self) -> int: ...
+
+    @property
+    def freed_tokens(self) -> int: ...
+
+    @property
+    def preserved_count(self) -> int: ...
+
+    @property
+    def deleted_files(self) -> list[str]: ...
+
+    @property
+    def success(self) -> bool: ...
+
+
+class OrchestratorResult(Protocol):
+    """The history to continue with; ``offload_result`` only when something was offloaded,
+    ``compact_result`` only when a compaction succeeded."""
+
+    @property
+    def messages(self) -> list[Message]: ...
+
+    @property
+    def offload_result(self) -> OffloadResult | None: ...
+
+    @property
+    def compact_result(self) -> CompactResult | None: ...
+
+
+class OffloadStorage(Protocol):
+    """Offload files of one session directory: ``<session_dir>/offloaded/<uuid>.txt|.json``."""
+
+    @property
+    def offloaded_dir(self) -> Path: ...
+
+    def save(self, content: str, ext: str | None = None) -> str:
+        """Write a new file (``.json`` when ``content`` parses as JSON, else ``.txt``); returns its path."""
+        ...
+
+    def list_files(self) -> list[str]:
+        """Paths of the plain files in ``offloaded/`` (``[]`` when the directory does not exist)."""
+        ...
+
+    def remove(self, path: str) -> None: ...
+
+
+class OffloadPort(Protocol):
+    """What the orchestrator needs from a ContextManager (a scenario may inject a double)."""
+
+    def offload_if_needed(self, messages: list[Message]) -> OffloadResult: ...
+
+
+class CompactPort(Protocol):
+    """What the orchestrator needs from a ContextCompactor (a scenario may inject a double)."""
+
+    async def compact(self, messages: list[Message]) -> CompactResult: ...
+
+
+class ContextManager(OffloadPort, Protocol):
+    """Offloads long ``tool`` results of the first ``floor(len * scan_ratio)`` messages to files once the
+    history reaches ``offload_threshold`` tokens, replacing them with ``Tool result is at: <path>``."""
+
+
+class ContextCompactor(CompactPort, Protocol):
+    """Summarises all but the last ``preserve_count`` messages with the model (``retry_count`` attempts
+    in total, waiting ``0.1 * attempt`` s through the injected sleep after a failed one)."""
+
+    def restore_offloaded_content(self, messages: list[Message]) -> list[Message]:
+        """A copy where offload references in ``tool`` messages carry the file content again; paths
+        outside the offload directory are left alone and not read; a missing file becomes
+        ``[Content unavailable: <path>]``."""
+        ...
+
+    def cleanup_offloaded_files(self, retained: Sequence[str] | set[str] | frozenset[str] = ()) -> list[str]:
+        """Delete every offload file not in ``retained``; returns the deleted paths.  A file that cannot be
+        deleted is logged as a warning and the others are still deleted."""
+        ...
+
+
+class ContextOrchestrator(Protocol):
+    """Once per agent step: offload, then compact when still over the threshold, offloading freed less
+    than ``compact_trigger_threshold`` and no attempt was made in the last ``compact_cooldown_steps``
+    steps."""
+
+    async def offload_if_needed(
+        self, history: list[Message], offload_dir: Path | None
+    ) -> OrchestratorResult: ...
+
+    async def force_compact(self, history: list[Message], offload_dir: Path | None) -> CompactResult: ...
+
 # --------------------------------------------------------------------------------------------------------
 # Session layer: persistence, index, usage and cost, stop hooks (seeds 001, 000, 004)
 # --------------------------------------------------------------------------------------------------------
@@ -283,6 +411,197 @@ class SkillCommandHandler(Protocol):
 # --------------------------------------------------------------------------------------------------------
 
 # (agent section)
+
+
+class ToolResult(Protocol):
+    """What a tool returns (``{isError, output, message, brief, extras}`` in the original).
+
+    ``extras`` carries loop signals: ``{"type": "sandbox_blocked", "resource": str}`` for a command the
+    sandbox refused, ``{"failureCategory": "command_not_found"|"invalid_usage"|"execution_error"}`` for
+    errors.  An implementation must accept any object with these attributes from the toolset port.
+    """
+
+    @property
+    def is_error(self) -> bool: ...
+
+    @property
+    def output(self) -> str: ...
+
+    @property
+    def message(self) -> str: ...
+
+    @property
+    def brief(self) -> str: ...
+
+    @property
+    def extras(self) -> Mapping[str, Any] | None: ...
+
+
+class BashTool(Protocol):
+    """The Bash tool as the sandbox permission round trip uses it (a port: the spec passes a double).
+
+    ``execute_unsandboxed`` returns a :class:`CommandResult`; ``allow_session`` whitelists a path for the
+    session, ``allow_permanent`` persists it.
+    """
+
+    async def call(self, args: Mapping[str, Any]) -> ToolResult: ...
+
+    async def execute_unsandboxed(self, command: str, cwd: str) -> CommandResult: ...
+
+    async def allow_session(self, path: str, cwd: str) -> None: ...
+
+    async def allow_permanent(self, path: str, cwd: str) -> None: ...
+
+
+class Toolset(Protocol):
+    """The toolset port of the agent loop.  ``handle`` receives one tool call as it appears in the
+    assistant message (``{"id", "name", "arguments": str}``); ``get_tool("Bash")`` gives the Bash tool or
+    None."""
+
+    @property
+    def tools(self) -> Sequence[Mapping[str, Any]]: ...
+
+    async def handle(self, tool_call: Mapping[str, Any]) -> ToolResult: ...
+
+    def get_tool(self, name: str) -> BashTool | None: ...
+
+
+class AgentSession(Protocol):
+    """What the agent loop needs of a persisted session (a session built by the session factories)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def offload_dir(self) -> Path: ...
+
+    def load_history(self) -> list[Message]: ...
+
+
+class AgentStopHooks(Protocol):
+    """The stop-hook executor as the runner drives it (``StopHookExecutor`` in the original)."""
+
+    def should_execute(self) -> bool: ...
+
+    def init(self) -> None: ...
+
+    async def execute_and_append(
+        self, final_response: str, *, session_id: str | None, messages: list[Message], cwd: str
+    ) -> str: ...
+
+
+class SandboxPermissionRequest(Protocol):
+    """The question put to the user when the sandbox blocked a command.
+
+    ``type`` is ``"sandbox_access"``; ``options`` is ``("allow_once", "allow_session",
+    "allow_permanent", "deny")`` in that order; ``command`` is the blocked Bash command.
+    """
+
+    @property
+    def type(self) -> str: ...
+
+    @property
+    def resource(self) -> str: ...
+
+    @property
+    def reason(self) -> str: ...
+
+    @property
+    def command(self) -> str: ...
+
+    @property
+    def options(self) -> Sequence[str]: ...
+
+
+class StepResult(Protocol):
+    """``status`` is ``"completed"`` (``response`` is the final text) or ``"requires_permission"``
+    (``permission`` is the pending request)."""
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def response(self) -> str: ...
+
+    @property
+    def permission(self) -> SandboxPermissionRequest | None: ...
+
+
+class AgentRunner(Protocol):
+    """The agent loop (``AgentRunner`` in the original).
+
+    Before the user message and before every model turn the history is sanitized
+    (``sanitize_tool_protocol_history``) and, when changed, persisted with an atomic rewrite that keeps
+    every other session file.  A tool result with ``extras.type == "sandbox_blocked"`` ends the request
+    with a pending :class:`SandboxPermissionRequest`.  ``max_consecutive_tool_failures`` (default 3,
+    ``SYNAPSE_MAX_CONSECUTIVE_TOOL_FAILURES``) and ``max_iterations`` (default 50,
+    ``SYNAPSE_MAX_TOOL_ITERATIONS``) stop the loop.  An aborted signal raises an error whose message
+    contains ``aborted`` or whose class is ``AbortError`` before anything is appended.  Stop hooks run
+    only in ``run`` and only when the model finished on its own.
+    """
+
+    @property
+    def history(self) -> list[Message]: ...
+
+    async def step(self, user_message: str, *, signal: AbortSignal | None = None) -> StepResult: ...
+
+    async def run(self, user_message: str, *, signal: AbortSignal | None = None) -> str: ...
+
+    async def force_compact(self) -> CompactResult:
+        """Compact now; on success the history is replaced, the session file rewritten and a ``compact``
+        event emitted with ``{"previousTokens", "currentTokens", "freedTokens", "deletedFileCount"}``."""
+        ...
+
+    def get_pending_sandbox_permission(self) -> SandboxPermissionRequest | None: ...
+
+    async def resolve_sandbox_permission(self, option: str) -> str:
+        """Carry out the user's choice for the pending request; raises ``No pending sandbox permission
+        request`` when there is none."""
+        ...
+
+    def on(self, event: str, callback: Callable[[dict[str, Any]], Any]) -> None: ...
+
+    def clear_session(self) -> None: ...
+
+    def get_session_usage(self) -> SessionUsageRecord | None: ...
+
+
+class SanitizeResult(Protocol):
+    @property
+    def sanitized(self) -> list[Message]: ...
+
+    @property
+    def changed(self) -> bool: ...
+
+
+class CompactingRunner(Protocol):
+    """All ``/compact`` needs of a runner (the spec passes a double)."""
+
+    async def force_compact(self) -> CompactResult: ...
+
+
+class ToolCatalog(Protocol):
+    """The source of ``/tools`` (``McpInstaller`` in the original): its listing starts with a
+    ``Found N tools`` line."""
+
+    def format_search_result(self) -> str: ...
+
+
+class CommandOutcome(Protocol):
+    """``handled`` is False for input that is not a command (it goes to the model)."""
+
+    @property
+    def handled(self) -> bool: ...
+
+    @property
+    def output(self) -> str: ...
+
+
+class ReplCommands(Protocol):
+    """The REPL's slash commands (``/help /exit /clear /cost /compact /skills /tools /resume``), returning
+    the text to show instead of printing it."""
+
+    async def handle(self, line: str) -> CommandOutcome: ...
 
 # --------------------------------------------------------------------------------------------------------
 # Staged workflow: state, timeline, registry, strategic compact suggestion, SubagentStop hook (seed 002)
@@ -322,12 +641,94 @@ class Implementation(Protocol):
 
     # -- context layer (seeds 001, 000) ------------------------------------------------------------------
     # (context factories)
+    def offload_storage(self, session_dir: Path) -> OffloadStorage: ...
+
+    def context_manager(
+        self,
+        storage: OffloadStorage,
+        *,
+        offload_threshold: int,
+        scan_ratio: float,
+        min_chars: int,
+        token_counter: TokenCounter | None = None,
+    ) -> ContextManager: ...
+
+    def context_compactor(
+        self,
+        storage: OffloadStorage,
+        llm: LLMClient,
+        *,
+        token_counter: TokenCounter | None = None,
+        preserve_count: int = 5,
+        target_tokens: int = 8000,
+        retry_count: int = 3,
+        model: str | None = None,
+        sleep: Sleep | None = None,
+    ) -> ContextCompactor: ...
+
+    def context_orchestrator(
+        self,
+        llm: LLMClient,
+        *,
+        token_counter: TokenCounter | None = None,
+        sleep: Sleep | None = None,
+        context_manager: OffloadPort | None = None,
+        compactor: CompactPort | None = None,
+        offload_threshold: int | None = None,
+        offload_scan_ratio: float | None = None,
+        offload_min_chars: int | None = None,
+        compact_trigger_threshold: int | None = None,
+        compact_target_tokens: int | None = None,
+        compact_preserve_count: int | None = None,
+        compact_retry_count: int | None = None,
+        compact_model: str | None = None,
+        compact_cooldown_steps: int | None = None,
+    ) -> ContextOrchestrator:
+        """Options left None come from the ``SYNAPSE_*`` environment at construction; the two doubles
+        replace the ContextManager / ContextCompactor the orchestrator would build for the offload dir."""
+        ...
 
     # -- session layer (seeds 001, 000, 004) -------------------------------------------------------------
     # (session factories)
 
     # -- agent layer and REPL (seeds 001, 000, 004) ------------------------------------------------------
     # (agent factories)
+    def agent_runner(
+        self,
+        llm: LLMClient,
+        toolset: Toolset,
+        *,
+        session: AgentSession | None = None,
+        stop_hooks: AgentStopHooks | None = None,
+        cwd: str | None = None,
+        max_iterations: int | None = None,
+        max_consecutive_tool_failures: int | None = None,
+        token_counter: TokenCounter | None = None,
+        sleep: Sleep | None = None,
+    ) -> AgentRunner:
+        """Without a session the history lives in memory only (no offload, no compaction); with one it is
+        loaded from and persisted to it.  ``cwd`` is what the sandbox round trip passes to the Bash tool;
+        ``token_counter``/``sleep`` go to the context orchestrator the runner builds; limits left None
+        come from ``SYNAPSE_*`` when a request runs."""
+        ...
+
+    def sanitize_tool_protocol_history(self, messages: list[Message]) -> SanitizeResult: ...
+
+    def repl_commands(
+        self,
+        *,
+        runner: CompactingRunner | None = None,
+        synapse_home: Path | None = None,
+        tool_catalog: ToolCatalog | None = None,
+    ) -> ReplCommands:
+        """``/skills`` lists ``<synapse_home>/skills``; ``/cost`` and ``/clear`` use the runner's
+        ``get_session_usage`` / ``clear_session`` when it has them."""
+        ...
+
+    def format_stream_text(self, text: str, *, is_tty: bool) -> str:
+        """Highlight (``\\x1b[1;93m`` ... ``\\x1b[0m``) text containing ``Analyzing skill
+        enhancement...`` when the stream is a terminal; anything else unchanged."""
+        ...
 
     # -- staged workflow (seed 002) ----------------------------------------------------------------------
     # (workflow factories)

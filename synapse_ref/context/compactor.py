@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any, Protocol
 
 from synapse_ref.context.context_manager import OFFLOAD_REFERENCE_PREFIX
-from synapse_ref.context.offload_storage import OffloadStorage
+from synapse_ref.context.offload_storage import OffloadStore
 from synapse_ref.context.records import CompactResult, Message
 from synapse_ref.context.token_counter import MessageTokenCache, TokenCounter, default_token_counter
 
@@ -90,7 +90,7 @@ class ContextCompactor:
 
     def __init__(
         self,
-        storage: OffloadStorage,
+        storage: OffloadStore,
         llm: SummaryClient,
         *,
         token_counter: TokenCounter | None = None,

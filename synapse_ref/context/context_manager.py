@@ -7,7 +7,7 @@ import logging
 import math
 from typing import Any
 
-from synapse_ref.context.offload_storage import OffloadStorage
+from synapse_ref.context.offload_storage import OffloadStore
 from synapse_ref.context.records import Message, OffloadResult
 from synapse_ref.context.token_counter import MessageTokenCache, TokenCounter, default_token_counter
 
@@ -40,7 +40,7 @@ class ContextManager:
 
     def __init__(
         self,
-        storage: OffloadStorage,
+        storage: OffloadStore,
         *,
         offload_threshold: int,
         scan_ratio: float,

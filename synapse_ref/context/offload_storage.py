@@ -7,10 +7,24 @@ import os
 import tempfile
 import uuid
 from pathlib import Path
+from typing import Protocol
 
 
 class OffloadStorageError(OSError):
     """Saving offloaded content failed; the message names the cause."""
+
+
+class OffloadStore(Protocol):
+    """What the context manager and compactor need from a storage (any layout with these four)."""
+
+    @property
+    def offloaded_dir(self) -> Path: ...
+
+    def save(self, content: str, ext: str | None = None) -> str: ...
+
+    def list_files(self) -> list[str]: ...
+
+    def remove(self, path: str) -> None: ...
 
 
 class OffloadStorage:
@@ -59,7 +73,7 @@ class OffloadStorage:
             if e.is_file(follow_symlinks=False) and not e.name.startswith(".tmp-")
         )
 
-    def remove(self, path: str | os.PathLike[str]) -> None:
+    def remove(self, path: str) -> None:
         os.unlink(path)
 
 
