@@ -1,0 +1,1 @@
+"""The interactive REPL: slash commands, display helpers and the terminal front end."""
