@@ -125,6 +125,84 @@ class ReferenceImplementation:
 
     # -- session layer -----------------------------------------------------------------------------------
     # (session factories)
+    def create_session(
+        self,
+        sessions_dir: contract.SessionsDir,
+        *,
+        session_id: str | None = None,
+        model: str | None = None,
+        pricing: contract.PricingTable | None = None,
+    ) -> contract.Session:
+        from synapse_ref.session.session import Session
+
+        return Session.create(sessions_dir, session_id=session_id, model=model, pricing=pricing)
+
+    def find_session(
+        self,
+        session_id: str,
+        sessions_dir: contract.SessionsDir,
+        *,
+        model: str | None = None,
+        pricing: contract.PricingTable | None = None,
+    ) -> contract.Session | None:
+        from synapse_ref.session.session import Session
+
+        return Session.find(session_id, sessions_dir, model=model, pricing=pricing)
+
+    def list_sessions(self, sessions_dir: contract.SessionsDir) -> list[contract.SessionIndexEntry]:
+        from synapse_ref.session.session import Session
+
+        return Session.list(sessions_dir)
+
+    def continue_session(self, sessions_dir: contract.SessionsDir) -> contract.Session | None:
+        from synapse_ref.session.session import Session
+
+        return Session.continue_(sessions_dir)
+
+    def create_empty_usage(self, model: str) -> contract.SessionUsageRecord:
+        from synapse_ref.session.usage import create_empty_usage
+
+        return create_empty_usage(model)
+
+    def accumulate_usage(
+        self,
+        usage: contract.SessionUsageRecord,
+        round_usage: contract.TokenUsage,
+        pricing: contract.PricingTable | None = None,
+    ) -> contract.SessionUsageRecord:
+        from synapse_ref.session.usage import accumulate_usage
+
+        return accumulate_usage(usage, round_usage, pricing)
+
+    def format_cost_output(self, usage: contract.SessionUsageRecord) -> str:
+        from synapse_ref.session.usage import format_cost_output
+
+        return format_cost_output(usage)
+
+    @property
+    def stop_hook_marker(self) -> str:
+        from synapse_ref.agent.stop_hooks import STOP_HOOK_MARKER
+
+        return STOP_HOOK_MARKER
+
+    def stop_hook_registry(self) -> contract.StopHookRegistry:
+        from synapse_ref.agent.stop_hooks import StopHookRegistry
+
+        return StopHookRegistry()
+
+    def stop_hook_executor(
+        self,
+        *,
+        enabled: bool = True,
+        registry: contract.StopHookRegistry | None = None,
+        on_message_part: contract.MessagePartCallback | None = None,
+        loader: contract.StopHookLoader | None = None,
+    ) -> contract.StopHookExecutor:
+        from synapse_ref.agent.stop_hooks import StopHookExecutor, StopHookRegistry
+
+        if registry is not None and not isinstance(registry, StopHookRegistry):
+            raise TypeError(f"the reference executor needs a registry from stop_hook_registry(), got {registry!r}")
+        return StopHookExecutor(enabled=enabled, registry=registry, on_message_part=on_message_part, loader=loader)
 
     # -- agent layer and REPL ----------------------------------------------------------------------------
     # (agent factories)

@@ -406,6 +406,128 @@ class ContextOrchestrator(Protocol):
 
 # (session section)
 
+SessionsDir = Path
+"""The directory holding ``sessions.json``, the ``<id>.jsonl`` histories and the per-session dirs."""
+
+SessionIndexEntry = dict[str, Any]
+"""One entry of ``<sessions_dir>/sessions.json`` (``{"version": "1.0.0", "sessions": [entry, ...newest
+first], "updatedAt": ISO}``): ``{"id", "createdAt", "updatedAt", "messageCount", "title"?, "cwd"?,
+"usage"?: SessionUsageRecord}``."""
+
+
+class Session(Protocol):
+    """One persisted conversation.
+
+    Files: the history ``<sessions_dir>/<id>.jsonl`` (one JSON message per line), the per-session
+    directory ``<sessions_dir>/<id>/`` holding ``offloaded/``, and the session's entry in
+    ``<sessions_dir>/sessions.json``, which every change below updates at once.
+    """
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def sessions_dir(self) -> Path: ...
+
+    @property
+    def history_path(self) -> Path: ...
+
+    @property
+    def offload_dir(self) -> Path: ...
+
+    @property
+    def title(self) -> str | None:
+        """From the first user message: its text parts joined by a space, 50 chars max (47 + ``...``)."""
+        ...
+
+    @property
+    def message_count(self) -> int: ...
+
+    def append_message(self, message_or_list: Message | list[Message]) -> None: ...
+
+    def load_history(self) -> list[Message]:
+        """Every line that parses as JSON, in order; a corrupt line is skipped with a warning."""
+        ...
+
+    def rewrite_history(self, messages: list[Message]) -> None:
+        """Atomic: on failure raises an error whose message contains ``Failed to rewrite session history``
+        and the cause, leaves the old file byte-identical and leaves no temporary file behind."""
+        ...
+
+    def clear(self, *, reset_usage: bool = True) -> None:
+        """Empties the history file (kept), deletes the per-session directory, resets the title (in the
+        index too) and, with ``reset_usage``, the usage (keeping its model)."""
+        ...
+
+    def get_usage(self) -> SessionUsageRecord:
+        """A deep copy."""
+        ...
+
+    def update_usage(self, usage: TokenUsage, model: str | None = None) -> None:
+        """Switch to ``model`` when given, accumulate one round (priced from the pricing table) and
+        persist the usage in the index."""
+        ...
+
+
+StopHookProgress = Callable[[str], Awaitable[None]]
+
+
+class StopHookContext(Protocol):
+    """What a stop hook is given; ``on_progress`` shows progress text through the executor."""
+
+    @property
+    def session_id(self) -> str | None: ...
+
+    @property
+    def cwd(self) -> str: ...
+
+    @property
+    def messages(self) -> list[Message]: ...
+
+    @property
+    def final_response(self) -> str: ...
+
+    @property
+    def on_progress(self) -> StopHookProgress: ...
+
+
+StopHook = Callable[[StopHookContext], Awaitable[Mapping[str, Any] | None]]
+"""A hook: an async callable returning ``{"message": str}`` (blank messages add nothing) or None."""
+
+MessagePartCallback = Callable[[dict[str, Any]], Awaitable[None] | None]
+"""Receives ``{"type": "text", "text": str}`` parts for display; may be sync or async."""
+
+StopHookLoader = Callable[["StopHookRegistry"], None]
+"""Registers the stop hooks into the given registry (the original imports its hook modules)."""
+
+
+class StopHookRegistry(Protocol):
+    """Named hooks: registering a name again replaces its hook; ``execute_all`` runs the hooks last
+    registered first, and a hook that raises is logged and skipped while the others still run."""
+
+    def register(self, name: str, hook: StopHook) -> None: ...
+
+    async def execute_all(self, context: StopHookContext) -> Sequence[Any]: ...
+
+
+class StopHookExecutor(Protocol):
+    """Runs stop hooks at the end of a run and appends their messages after the marker:
+    ``f"{final}{chr(10) * 2 if final else ''}[StopHook]\\n" + "\\n\\n".join(messages)``.  Disabled, it
+    neither loads (``init`` does not call the loader) nor runs hooks, even when called directly."""
+
+    def should_execute(self) -> bool: ...
+
+    def init(self) -> None: ...
+
+    async def execute_and_append(
+        self, final_response: str, *, session_id: str | None, messages: list[Message], cwd: str
+    ) -> str: ...
+
+    async def emit_progress(self, message: str) -> None:
+        """Passes ``{"type": "text", "text": f"\\n{message.strip()}\\n"}`` to ``on_message_part``; a
+        callback that raises (sync or async) is logged as a warning and ignored."""
+        ...
+
 # --------------------------------------------------------------------------------------------------------
 # Agent layer and REPL: AgentRunner, sanitizer, sandbox permissions, guards, REPL commands (001, 000, 004)
 # --------------------------------------------------------------------------------------------------------
@@ -690,6 +812,74 @@ class Implementation(Protocol):
 
     # -- session layer (seeds 001, 000, 004) -------------------------------------------------------------
     # (session factories)
+    def create_session(
+        self,
+        sessions_dir: SessionsDir,
+        *,
+        session_id: str | None = None,
+        model: str | None = None,
+        pricing: PricingTable | None = None,
+    ) -> Session:
+        """Registers a new session (newest first) in ``sessions.json``.  Without ``pricing`` the table is
+        read from ``<SYNAPSE_HOME>/pricing.json`` when usage is priced (missing/invalid: no pricing)."""
+        ...
+
+    def find_session(
+        self,
+        session_id: str,
+        sessions_dir: SessionsDir,
+        *,
+        model: str | None = None,
+        pricing: PricingTable | None = None,
+    ) -> Session | None:
+        """``Session.find``: usage, title and count restored from the index (the index's usage model
+        wins over ``model``); None when the id is unknown or the index is corrupt or unreadable."""
+        ...
+
+    def list_sessions(self, sessions_dir: SessionsDir) -> list[SessionIndexEntry]:
+        """``Session.list``: newest first; ``[]`` (no exception) when the index is corrupt or does not
+        match the schema.  A corrupt index is never silently overwritten: the next write keeps it aside
+        as a backup file next to it and logs where."""
+        ...
+
+    def continue_session(self, sessions_dir: SessionsDir) -> Session | None:
+        """``Session.continue``: the newest session, or None when there is none."""
+        ...
+
+    def create_empty_usage(self, model: str) -> SessionUsageRecord: ...
+
+    def accumulate_usage(
+        self, usage: SessionUsageRecord, round_usage: TokenUsage, pricing: PricingTable | None = None
+    ) -> SessionUsageRecord:
+        """A new record: totals grow by the round, ``rounds`` keeps the last ``SYNAPSE_MAX_ROUNDS_KEPT``
+        (default 50, read at use), ``totalCost`` grows by the round's price (per million tokens) when the
+        model has one and is otherwise left as it was."""
+        ...
+
+    def format_cost_output(self, usage: SessionUsageRecord) -> str:
+        """``Token: 12,345 in / 3,456 out | Cache: 9,600 read / 1,200 write (78% hit) | Cost: $0.42``;
+        cost ``$0.00`` with no rounds, ``N/A`` with rounds but no price."""
+        ...
+
+    @property
+    def stop_hook_marker(self) -> str:
+        """``[StopHook]``."""
+        ...
+
+    def stop_hook_registry(self) -> StopHookRegistry:
+        """A new, empty registry (no process-wide state)."""
+        ...
+
+    def stop_hook_executor(
+        self,
+        *,
+        enabled: bool = True,
+        registry: StopHookRegistry | None = None,
+        on_message_part: MessagePartCallback | None = None,
+        loader: StopHookLoader | None = None,
+    ) -> StopHookExecutor:
+        """``loader`` registers the hooks; ``init()`` calls it once, and only when enabled."""
+        ...
 
     # -- agent layer and REPL (seeds 001, 000, 004) ------------------------------------------------------
     # (agent factories)

@@ -10,7 +10,7 @@ import inspect
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 logger = logging.getLogger("synapse.agent.stop_hooks")
 
@@ -37,8 +37,27 @@ class StopHookContext:
     on_progress: ProgressCallback = field(repr=False)
 
 
+class HookContext(Protocol):
+    """What a hook may rely on; any object with these attributes will do."""
+
+    @property
+    def session_id(self) -> str | None: ...
+
+    @property
+    def cwd(self) -> str: ...
+
+    @property
+    def messages(self) -> list[Message]: ...
+
+    @property
+    def final_response(self) -> str: ...
+
+    @property
+    def on_progress(self) -> ProgressCallback: ...
+
+
 HookOutcome = StopHookResult | Mapping[str, Any] | str | None
-StopHook = Callable[[StopHookContext], Awaitable[HookOutcome] | HookOutcome]
+StopHook = Callable[[HookContext], Awaitable[HookOutcome] | HookOutcome]
 StopHookLoader = Callable[["StopHookRegistry"], None]
 
 
@@ -68,7 +87,7 @@ class StopHookRegistry:
     def names(self) -> list[str]:
         return list(self._hooks)
 
-    async def execute_all(self, context: StopHookContext) -> list[Any]:
+    async def execute_all(self, context: HookContext) -> list[Any]:
         """Run every hook, last registered first; a failing hook is logged and skipped so the others
         still run and the user still gets the response."""
         results: list[Any] = []
