@@ -209,6 +209,13 @@ class ReferenceImplementation:
 
     # -- staged workflow ---------------------------------------------------------------------------------
     # (workflow factories)
+    def staged_workflow(
+        self, root: contract.WorkflowRoot, *, clock: contract.WorkflowClock | None = None
+    ) -> contract.StagedWorkflow:
+        from synapse_ref.workflow import StagedWorkflow
+        from synapse_ref.workflow.timeline import system_clock
+
+        return StagedWorkflow(root, clock=clock or system_clock)
 
 
 def implementation() -> ReferenceImplementation:

@@ -731,6 +731,126 @@ class ReplCommands(Protocol):
 
 # (workflow section)
 
+WorkflowState = dict[str, Any]
+"""``workflow.json``: ``{"sessionId", "workflowType", "createdAt", "currentStage", "stages": {key:
+{"status": "pending"|"active"|"completed", "result": None|"pass"|"fail"|"reject"|"issues", ...}},
+"activeAgents", "failCount", "rejectCount", "retroCount", "featureName"}``.  Repeated stages are keyed in
+list order ``TEST``, ``TEST:2``; the insertion order of ``stages`` is the workflow order."""
+
+TimelineEvent = dict[str, Any]
+"""One ``timeline.jsonl`` line: ``{"ts": ISO-8601 UTC, "type", "category", "label", ...data}``."""
+
+CompactSuggestion = dict[str, Any]
+"""``{"suggest": True, "reason": str, "transcriptSize": int (bytes)}``, or exactly ``{"suggest": False}``."""
+
+WorkflowClock = Callable[[], Any]
+"""Returns the current time as an aware ``datetime`` (stamps timeline events and state)."""
+
+WorkflowRoot = Path
+"""The directory holding ``sessions/<sessionId>/``; by default ``SYNAPSE_WORKFLOW_HOME`` or
+``~/.synapse/workflow``."""
+
+
+class WorkflowStateStore(Protocol):
+    """``<root>/sessions/<sessionId>/workflow.json``, rewritten atomically."""
+
+    def init(self, session_id: str, workflow_type: str, stages: Sequence[str] | None = None) -> WorkflowState:
+        """Start a workflow: every stage ``pending``; ``stages`` defaults to the type's list (at least
+        ``single`` = DEV; ``quick`` = DEV, REVIEW, TEST, RETRO, DOCS; ``standard`` = PLAN, ARCH, TEST, DEV,
+        REVIEW, TEST, RETRO, DOCS)."""
+        ...
+
+    def read(self, session_id: str) -> WorkflowState | None:
+        """The state, or None when the session has no workflow."""
+        ...
+
+    def set_stage(
+        self, session_id: str, stage_key: str, *, status: str, result: str | None = None
+    ) -> WorkflowState:
+        """Set one stage's status and verdict (how a scenario reaches "DEV has just passed")."""
+        ...
+
+    def path(self, session_id: str) -> Path: ...
+
+
+class WorkflowTimeline(Protocol):
+    """``<root>/sessions/<sessionId>/timeline.jsonl``: append-only, one JSON event per line."""
+
+    def emit(self, session_id: str, event_type: str, data: Mapping[str, Any] | None = None) -> TimelineEvent:
+        """Append an event whose ``category`` and ``label`` come from the registry; an unregistered type
+        raises an exception whose message is ``未知的 timeline 事件類型：<type>``."""
+        ...
+
+    def query(
+        self,
+        session_id: str,
+        *,
+        event_type: str | None = None,
+        category: str | None = None,
+        limit: int | None = None,
+    ) -> list[TimelineEvent]:
+        """Matching events in file order (lines that are not events are skipped)."""
+        ...
+
+    def latest(self, session_id: str, event_type: str) -> TimelineEvent | None: ...
+
+    def path(self, session_id: str) -> Path: ...
+
+
+class StagedWorkflow(Protocol):
+    """The staged workflow below one root: registry, state, timeline, compact decision, SubagentStop hook.
+
+    ``SYNAPSE_COMPACT_THRESHOLD_MB`` (decimal megabytes, read when used; default 5) sets the transcript
+    threshold when the caller gives none; the hook never passes one, so scenarios lower it this way.
+    """
+
+    @property
+    def timeline_events(self) -> Mapping[str, Mapping[str, str]]:
+        """The registry ``timelineEvents``: type -> ``{"label", "category"}``."""
+        ...
+
+    @property
+    def state(self) -> WorkflowStateStore: ...
+
+    @property
+    def timeline(self) -> WorkflowTimeline: ...
+
+    def should_suggest_compact(
+        self,
+        *,
+        transcript_path: str | Path | None = None,
+        session_id: str | None = None,
+        state: Mapping[str, Any] | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> CompactSuggestion:
+        """``shouldSuggestCompact``.  ``options`` takes ``thresholdBytes`` (default 5_000_000) and
+        ``minStagesSinceCompact`` (default 2).  ``state`` defaults to the session's stored state and is
+        what "a pending stage remains" is judged on.  Suggests only when the transcript is strictly larger
+        than the threshold, some stage is not completed, and at least ``minStagesSinceCompact``
+        ``stage:complete`` events follow the latest ``session:compact`` (none: no cooldown).  A missing,
+        empty or unstat-able path, a missing state or a damaged/unreadable timeline gives
+        ``{"suggest": False}`` and never raises."""
+        ...
+
+    def format_size(self, size: int) -> str:
+        """Decimal units: ``500B``, ``800KB`` (whole KB), ``6.5MB`` (one decimal)."""
+        ...
+
+    def on_stop(self, event: Mapping[str, Any]) -> Mapping[str, str]:
+        """The SubagentStop hook on a parsed event ``{"session_id", "agent_type" (an ``ot:`` prefix is
+        dropped), "last_assistant_message", "transcript_path"}``; returns ``{"result": text}``.  The verdict
+        is read from ``<!-- VERDICT: {"result": "..."} -->`` in the last message.  It completes the agent's
+        stage, emits ``agent:complete`` and ``stage:complete``; on pass the text starts with the ``…完成``
+        line and, when the compact decision says so, later holds the suggestion (formatted size and
+        ``/compact``) and a ``session:compact-suggestion`` event ``{transcriptSize (bytes), stage, agent}``
+        is emitted.  fail / reject / issues never suggest.  Timeline write failures never lose the text."""
+        ...
+
+    def on_stop_command(self, stdin: str) -> CommandResult:
+        """The hook as its command sees it: stdin text in, ``{"result": ...}`` JSON on stdout, exit 0;
+        bad input (empty, not JSON, unknown session) answers ``{"result": ""}`` with a reason on stderr."""
+        ...
+
 # --------------------------------------------------------------------------------------------------------
 # The implementation under test
 # --------------------------------------------------------------------------------------------------------
@@ -922,6 +1042,9 @@ class Implementation(Protocol):
 
     # -- staged workflow (seed 002) ----------------------------------------------------------------------
     # (workflow factories)
+    def staged_workflow(self, root: WorkflowRoot, *, clock: WorkflowClock | None = None) -> StagedWorkflow:
+        """The workflow domain with every file below ``root`` (clock default: the system clock)."""
+        ...
 
 
 CAPABILITIES = frozenset({"reader", "skills", "context", "session", "agent", "repl", "workflow"})

@@ -1,0 +1,21 @@
+"""``python -m synapse_ref.workflow``: the SubagentStop hook command (see ``command.py``)."""
+
+from __future__ import annotations
+
+import sys
+
+from synapse_ref.workflow.command import run_on_stop
+
+
+def main() -> int:
+    outcome = run_on_stop(sys.stdin.buffer.read().decode("utf-8", errors="replace"))
+    sys.stdout.buffer.write(outcome.stdout.encode("utf-8"))
+    sys.stdout.flush()
+    if outcome.stderr:
+        sys.stderr.buffer.write(outcome.stderr.encode("utf-8"))
+        sys.stderr.flush()
+    return outcome.exit_code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

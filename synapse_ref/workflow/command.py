@@ -1,0 +1,55 @@
+"""The SubagentStop hook as a command: JSON event on stdin, ``{"result": "..."}`` on stdout, exit 0.
+
+Whatever goes wrong (empty or invalid input, a session without workflow, a damaged state file), the
+main agent gets a valid empty result and the reason goes to stderr, so a broken hook never blocks Claude
+Code and never prints a traceback into its conversation.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from synapse_ref.workflow.on_stop import SubagentStopHook
+from synapse_ref.workflow.paths import WorkflowPaths
+from synapse_ref.workflow.state import WorkflowStore
+from synapse_ref.workflow.timeline import Clock, Timeline, system_clock
+
+logger = logging.getLogger("synapse.workflow.on_stop")
+
+PROG = "synapse-on-stop"
+
+
+@dataclass(frozen=True)
+class CommandOutcome:
+    stdout: str
+    stderr: str
+    exit_code: int
+
+
+def _answer(result: str, notices: list[str]) -> CommandOutcome:
+    stdout = json.dumps({"result": result}, ensure_ascii=False) + "\n"
+    stderr = "".join(f"{PROG}: {notice}\n" for notice in notices)
+    return CommandOutcome(stdout, stderr, 0)
+
+
+def run_on_stop(stdin: str, *, root: Path | str | None = None, clock: Clock = system_clock) -> CommandOutcome:
+    """Run the hook on the raw stdin text."""
+    if not stdin.strip():
+        return _answer("", ["empty input: expected the SubagentStop event as JSON on stdin"])
+    try:
+        event = json.loads(stdin)
+    except json.JSONDecodeError as exc:
+        return _answer("", [f"invalid JSON on stdin: {exc.msg} (line {exc.lineno}, column {exc.colno})"])
+    if not isinstance(event, dict):
+        return _answer("", [f"expected a JSON object on stdin, got {type(event).__name__}"])
+    try:
+        paths = WorkflowPaths(root)
+        hook = SubagentStopHook(WorkflowStore(paths, clock), Timeline(paths, clock))
+        outcome = hook.handle(event)
+    except Exception as exc:  # the hook must answer whatever happens
+        logger.debug("SubagentStop hook failed", exc_info=True)
+        return _answer("", [f"hook failed: {type(exc).__name__}: {exc}"])
+    return _answer(outcome.result, list(outcome.notices))

@@ -1,0 +1,189 @@
+"""Workflow state (``workflow.json``): which stages a session's workflow has and how far it got.
+
+The file is JSON with the original plugin's camelCase keys::
+
+    {"sessionId", "workflowType", "createdAt", "currentStage",
+     "stages": {"PLAN": {"status": "pending"|"active"|"completed", "result": null|"pass"|..., ...}, ...},
+     "activeAgents": {agent: {"stage", "startedAt"}}, "failCount", "rejectCount", "retroCount",
+     "featureName"}
+
+Repeated stages get numbered keys in list order (``TEST``, ``TEST:2``); insertion order of ``stages`` is
+the workflow order.  Every rewrite holds a file lock and replaces the file atomically, so two hooks
+finishing at once cannot lose each other's update.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock
+
+from synapse_ref.workflow.paths import WorkflowPaths, atomic_write_text
+from synapse_ref.workflow.registry import STAGES, WORKFLOWS, base_stage
+from synapse_ref.workflow.timeline import Clock, iso_timestamp
+
+WorkflowState = dict[str, Any]
+
+STATUSES = ("pending", "active", "completed")
+
+
+class WorkflowStateError(ValueError):
+    """The state file exists but is not a workflow state."""
+
+
+def stage_keys(stages: Sequence[str]) -> list[str]:
+    """``[TEST, DEV, TEST]`` -> ``[TEST, DEV, TEST:2]``."""
+    seen: dict[str, int] = {}
+    keys = []
+    for stage in stages:
+        seen[stage] = seen.get(stage, 0) + 1
+        keys.append(stage if seen[stage] == 1 else f"{stage}:{seen[stage]}")
+    return keys
+
+
+def new_state(session_id: str, workflow_type: str, stages: Sequence[str], now: str) -> WorkflowState:
+    for stage in stages:
+        if stage not in STAGES:
+            raise ValueError(f"unknown stage: {stage!r}")
+    if not stages:
+        raise ValueError("a workflow needs at least one stage")
+    keys = stage_keys(stages)
+    entries: dict[str, dict[str, Any]] = {}
+    for index, key in enumerate(keys):
+        entry: dict[str, Any] = {"status": "pending", "result": None}
+        if base_stage(key) == "TEST":
+            entry["mode"] = "verify" if "DEV" in stages[:index] else "spec"
+        entries[key] = entry
+    return {
+        "sessionId": session_id,
+        "workflowType": workflow_type,
+        "createdAt": now,
+        "currentStage": keys[0],
+        "stages": entries,
+        "activeAgents": {},
+        "failCount": 0,
+        "rejectCount": 0,
+        "retroCount": 0,
+        "featureName": None,
+    }
+
+
+def pending_stages(state: Mapping[str, Any]) -> list[str]:
+    """Stage keys not completed yet (pending or active), in workflow order."""
+    stages = state.get("stages")
+    if not isinstance(stages, Mapping):
+        raise WorkflowStateError("workflow state has no stages")
+    return [key for key, entry in stages.items() if not _is_completed(entry)]
+
+
+def _is_completed(entry: Any) -> bool:
+    return isinstance(entry, Mapping) and entry.get("status") == "completed"
+
+
+def find_actual_stage_key(state: Mapping[str, Any], base: str) -> str | None:
+    """The stage key an agent of ``base`` is finishing: an active one first, else the first pending one."""
+    stages: Mapping[str, Any] = state.get("stages") or {}
+    candidates = [k for k in stages if base_stage(k) == base]
+    for key in candidates:
+        if stages[key].get("status") == "active":
+            return key
+    for key in candidates:
+        if stages[key].get("status") == "pending":
+            return key
+    return None
+
+
+def complete_stage(state: WorkflowState, stage_key: str, verdict: str, agent: str, now: str) -> None:
+    """Mark a stage done with its verdict (every verdict completes it) and move ``currentStage`` on."""
+    state.get("activeAgents", {}).pop(agent, None)
+    entry = state["stages"][stage_key]
+    entry["status"] = "completed"
+    entry["result"] = verdict
+    entry["completedAt"] = now
+    next_pending = next((k for k, e in state["stages"].items() if e.get("status") == "pending"), None)
+    if next_pending is not None:
+        state["currentStage"] = next_pending
+    if verdict == "fail":
+        state["failCount"] = int(state.get("failCount", 0)) + 1
+    elif verdict == "reject":
+        state["rejectCount"] = int(state.get("rejectCount", 0)) + 1
+
+
+class WorkflowStore:
+    """Reads and rewrites ``workflow.json`` files below a root."""
+
+    def __init__(self, paths: WorkflowPaths, clock: Clock) -> None:
+        self.paths = paths
+        self._clock = clock
+
+    def path(self, session_id: str) -> Path:
+        return self.paths.workflow_file(session_id)
+
+    def init(self, session_id: str, workflow_type: str, stages: Sequence[str] | None = None) -> WorkflowState:
+        if stages is None:
+            if workflow_type not in WORKFLOWS:
+                raise ValueError(f"unknown workflow type: {workflow_type!r}")
+            stages = WORKFLOWS[workflow_type].stages
+        state = new_state(session_id, workflow_type, list(stages), iso_timestamp(self._clock()))
+        with self._lock(session_id):
+            self._write(session_id, state)
+        return copy.deepcopy(state)
+
+    def read(self, session_id: str) -> WorkflowState | None:
+        """The state, or None when the session has no workflow; a damaged file is an error."""
+        path = self.path(session_id)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        try:
+            state = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise WorkflowStateError(f"{path}: not valid JSON ({exc.msg})") from exc
+        if not isinstance(state, dict) or not isinstance(state.get("stages"), dict):
+            raise WorkflowStateError(f"{path}: not a workflow state")
+        return state
+
+    def update(self, session_id: str, mutate: Callable[[WorkflowState], None]) -> WorkflowState:
+        """Read, change and rewrite the state under the session's lock."""
+        with self._lock(session_id):
+            state = self.read(session_id)
+            if state is None:
+                raise FileNotFoundError(f"no workflow state for session {session_id!r}")
+            mutate(state)
+            self._write(session_id, state)
+        return copy.deepcopy(state)
+
+    def set_stage(
+        self, session_id: str, stage_key: str, *, status: str, result: str | None = None
+    ) -> WorkflowState:
+        if status not in STATUSES:
+            raise ValueError(f"unknown stage status: {status!r}")
+
+        def mutate(state: WorkflowState) -> None:
+            if stage_key not in state["stages"]:
+                raise KeyError(f"workflow has no stage {stage_key!r}")
+            entry = state["stages"][stage_key]
+            entry["status"] = status
+            entry["result"] = result
+            if status == "completed":
+                entry["completedAt"] = iso_timestamp(self._clock())
+            else:
+                entry.pop("completedAt", None)
+            pending = [k for k, e in state["stages"].items() if e.get("status") != "completed"]
+            if pending:
+                state["currentStage"] = pending[0]
+
+        return self.update(session_id, mutate)
+
+    def _lock(self, session_id: str) -> FileLock:
+        directory = self.paths.session_dir(session_id)
+        directory.mkdir(parents=True, exist_ok=True)
+        return FileLock(str(directory / "workflow.json.lock"))
+
+    def _write(self, session_id: str, state: Mapping[str, Any]) -> None:
+        atomic_write_text(self.path(session_id), json.dumps(state, ensure_ascii=False, indent=2) + "\n")

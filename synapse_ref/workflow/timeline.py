@@ -1,0 +1,177 @@
+"""The per-session timeline: an append-only JSONL log of workflow events.
+
+Each line is ``{"ts", "type", "category", "label", ...data}``; ``type`` must be registered in
+``TIMELINE_EVENTS``.  The log is bounded: once it holds more than ``max_lines`` lines (default 2000,
+``SYNAPSE_TIMELINE_MAX_LINES``) it is rewritten atomically with the newest ``max_lines`` lines, keeping
+the latest ``session:compact`` event even when it is older than those (the compact suggestion's cooldown
+depends on it).
+
+Two ways to read: ``query``/``latest`` skip lines that are not events (a dashboard should show what it
+can), while ``events(strict=True)`` raises :class:`TimelineCorruptError`, for decisions that must not be
+made on a damaged log.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock
+
+from synapse_ref.workflow.paths import WorkflowPaths, atomic_write_text
+from synapse_ref.workflow.registry import TIMELINE_EVENTS
+
+Clock = Callable[[], datetime]
+TimelineEvent = dict[str, Any]
+
+MAX_LINES_ENV = "SYNAPSE_TIMELINE_MAX_LINES"
+DEFAULT_MAX_LINES = 2000
+RESERVED_KEYS = frozenset({"ts", "type", "category", "label"})
+
+
+class UnknownTimelineEventError(ValueError):
+    """Raised for an event type missing from the registry (message as the original's)."""
+
+    def __init__(self, event_type: str) -> None:
+        super().__init__(f"未知的 timeline 事件類型：{event_type}")
+        self.event_type = event_type
+
+
+class TimelineCorruptError(ValueError):
+    """A timeline line is not a JSON event object."""
+
+
+def system_clock() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def iso_timestamp(moment: datetime) -> str:
+    """``2026-03-01T07:43:00.123Z``, the format the original writes."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _max_lines_from_env() -> int:
+    raw = os.environ.get(MAX_LINES_ENV, "").strip()
+    try:
+        value = int(raw)
+    except ValueError:
+        return DEFAULT_MAX_LINES
+    return value if value > 0 else DEFAULT_MAX_LINES
+
+
+class Timeline:
+    """Emits and reads the timeline of any session below a root."""
+
+    def __init__(
+        self, paths: WorkflowPaths, clock: Clock = system_clock, max_lines: int | None = None
+    ) -> None:
+        self._paths = paths
+        self.clock = clock
+        self._max_lines = max_lines
+
+    def path(self, session_id: str) -> Path:
+        return self._paths.timeline_file(session_id)
+
+    def emit(self, session_id: str, event_type: str, data: Mapping[str, Any] | None = None) -> TimelineEvent:
+        """Append one event; unknown types and data that would overwrite the base fields are refused."""
+        definition = TIMELINE_EVENTS.get(event_type)
+        if definition is None:
+            raise UnknownTimelineEventError(event_type)
+        clash = RESERVED_KEYS.intersection(data or {})
+        if clash:
+            raise ValueError(f"timeline event data may not set {', '.join(sorted(clash))}")
+        event: TimelineEvent = {
+            "ts": iso_timestamp(self.clock()),
+            "type": event_type,
+            "category": definition["category"],
+            "label": definition["label"],
+            **(data or {}),
+        }
+        line = json.dumps(event, ensure_ascii=False) + "\n"
+        path = self.path(session_id)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with FileLock(str(path.parent / "timeline.jsonl.lock")):
+            with path.open("a", encoding="utf-8") as handle:
+                handle.write(line)
+                handle.flush()
+                os.fsync(handle.fileno())
+            self._trim(path)
+        return event
+
+    def events(self, session_id: str, *, strict: bool = False) -> list[TimelineEvent]:
+        """Every event in file order.  A missing log is empty; other read errors propagate."""
+        path = self.path(session_id)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return []
+        found: list[TimelineEvent] = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            event = _parse(line)
+            if event is None:
+                if strict:
+                    raise TimelineCorruptError(f"{path}:{number}: not a timeline event")
+                continue
+            found.append(event)
+        return found
+
+    def query(
+        self,
+        session_id: str,
+        *,
+        event_type: str | None = None,
+        category: str | None = None,
+        limit: int | None = None,
+    ) -> list[TimelineEvent]:
+        """Matching events in file order, skipping damaged lines; ``limit`` keeps the newest ones."""
+        try:
+            found = self.events(session_id)
+        except OSError:
+            return []
+        found = [
+            e
+            for e in found
+            if (event_type is None or e["type"] == event_type)
+            and (category is None or e.get("category") == category)
+        ]
+        return found[-limit:] if limit else found
+
+    def latest(self, session_id: str, event_type: str) -> TimelineEvent | None:
+        matches = self.query(session_id, event_type=event_type)
+        return matches[-1] if matches else None
+
+    def _trim(self, path: Path) -> None:
+        max_lines = self._max_lines if self._max_lines is not None else _max_lines_from_env()
+        raw = path.read_bytes()
+        if raw.count(b"\n") <= max_lines:
+            return
+        lines = raw.decode("utf-8", errors="replace").splitlines(keepends=True)
+        kept = lines[-max_lines:]
+        dropped = lines[:-max_lines]
+        last_compact = next((ln for ln in reversed(dropped) if _type_of(ln) == "session:compact"), None)
+        if last_compact is not None and not any(_type_of(ln) == "session:compact" for ln in kept):
+            kept = [last_compact, *kept[1:]] if len(kept) >= max_lines else [last_compact, *kept]
+        atomic_write_text(path, "".join(kept))
+
+
+def _parse(line: str) -> TimelineEvent | None:
+    try:
+        event = json.loads(line)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+        return None
+    return event
+
+
+def _type_of(line: str) -> str | None:
+    event = _parse(line)
+    return event["type"] if event is not None else None
