@@ -1,0 +1,1089 @@
+"""Steps of the session layer (persistence, index, usage and cost) and of the stop-hook executor."""
+
+from __future__ import annotations
+
+import errno
+import json
+import logging
+import os
+import resource
+import shutil
+import signal
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytest_bdd import given, parsers, then, when
+
+from steps.support import run
+from synapse_spec.contract import Implementation
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+INDEX_FIXTURES = FIXTURES / "sessions_index"
+PRICING_FIXTURES = FIXTURES / "pricing"
+
+SONNET = "claude-sonnet-4-20250514"
+SONNET_PRICING = {
+    SONNET: {
+        "inputPerMillion": 3.0,
+        "outputPerMillion": 15.0,
+        "cacheReadPerMillion": 0.3,
+        "cacheWritePerMillion": 3.75,
+    }
+}
+ROUND_KEYS = ("inputOther", "output", "inputCacheRead", "inputCacheCreation")
+TOTAL_KEYS = ("totalInputOther", "totalOutput", "totalCacheRead", "totalCacheCreation")
+STOP_HOOK_MARKER = "[StopHook]"
+
+
+# --------------------------------------------------------------------------------------------------------
+# Scenario state
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class SesWorld:
+    """What one session scenario built and observed."""
+
+    root: Path
+    sessions_dir: Path
+    session: Any = None
+    usage: dict[str, Any] | None = None
+    model: str = SONNET
+    pricing: dict[str, dict[str, float]] | None = None
+    planned_rounds: int = 0
+    round_template: dict[str, int] = field(default_factory=dict)
+    output: str | None = None
+    result: Any = None
+    error: BaseException | None = None
+    action: Callable[[], Any] | None = None
+    snapshot: dict[str, Any] = field(default_factory=dict)
+
+
+@pytest.fixture
+def ses_world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SesWorld:
+    # Nothing in a scenario may read the real home directory (pricing.json lives under SYNAPSE_HOME).
+    home = tmp_path / "synapse-home"
+    home.mkdir()
+    monkeypatch.setenv("SYNAPSE_HOME", str(home))
+    monkeypatch.delenv("SYNAPSE_SESSIONS_DIR", raising=False)
+    monkeypatch.delenv("SYNAPSE_MAX_ROUNDS_KEPT", raising=False)
+    monkeypatch.delenv("SYNAPSE_MAX_SESSIONS", raising=False)
+    sessions_dir = tmp_path / "sessions"
+    sessions_dir.mkdir()
+    return SesWorld(root=tmp_path, sessions_dir=sessions_dir)
+
+
+def _synapse_warnings(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.levelno == logging.WARNING and r.name.startswith("synapse")]
+
+
+def _table(datatable: list[list[str]]) -> list[dict[str, str]]:
+    header, *rows = datatable
+    return [dict(zip(header, row, strict=True)) for row in rows]
+
+
+def _text_message(role: str, text: str) -> dict[str, Any]:
+    return {"role": role, "content": [{"type": "text", "text": text}]}
+
+
+def _round(row: dict[str, str]) -> dict[str, int]:
+    return {key: int(row[key]) for key in ROUND_KEYS}
+
+
+def _read_index(sessions_dir: Path) -> dict[str, Any]:
+    path = sessions_dir / "sessions.json"
+    assert path.is_file(), f"expected the sessions index at {path}"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise AssertionError(f"sessions.json is not valid JSON: {exc}") from exc
+    assert isinstance(data, dict) and isinstance(data.get("sessions"), list), (
+        f"sessions.json should be {{'version', 'sessions': [...], 'updatedAt'}}, got {data!r}"
+    )
+    return data
+
+
+def _index_entry(sessions_dir: Path, session_id: str) -> dict[str, Any]:
+    entries = [e for e in _read_index(sessions_dir)["sessions"] if e.get("id") == session_id]
+    assert len(entries) == 1, f"sessions.json should hold exactly one entry for {session_id}, got {entries!r}"
+    return dict(entries[0])
+
+
+def _empty_usage(model: str) -> dict[str, Any]:
+    return {**dict.fromkeys(TOTAL_KEYS, 0), "model": model, "rounds": [], "totalCost": None}
+
+
+def _place_index(world: SesWorld, name: str) -> None:
+    target = world.sessions_dir / "sessions.json"
+    if name == "(missing)":
+        assert not target.exists()
+        return
+    if name == "(directory)":
+        # Unreadable as a file for every process, root included (file modes would not stop root).
+        target.mkdir()
+        return
+    shutil.copyfile(INDEX_FIXTURES / name, target)
+    world.snapshot["index_bytes"] = target.read_bytes()
+
+
+def _call(world: SesWorld, action: Callable[[], Any]) -> None:
+    world.action = action
+    try:
+        world.result = action()
+    except Exception as exc:
+        world.error = exc
+
+
+# --------------------------------------------------------------------------------------------------------
+# Session usage and cost (seed 001)
+# --------------------------------------------------------------------------------------------------------
+
+
+@given("新建空 `SessionUsage`")
+def ses_given_empty_usage(synapse: Implementation, ses_world: SesWorld) -> None:
+    ses_world.usage = synapse.create_empty_usage(SONNET)
+    assert ses_world.usage == _empty_usage(SONNET), (
+        f"create_empty_usage({SONNET!r}) should give zero totals, no rounds and totalCost None; "
+        f"got {ses_world.usage!r}"
+    )
+
+
+@given("模型无 pricing 配置且已有 usage round")
+def ses_given_unpriced_round(ses_world: SesWorld, datatable: list[list[str]]) -> None:
+    (row,) = _table(datatable)
+    ses_world.model = row["model"]
+    ses_world.round_template = _round(row)
+
+
+@given(parsers.parse("累积时使用的定价表为 {kind}"))
+def ses_given_pricing_kind(synapse: Implementation, ses_world: SesWorld, kind: str) -> None:
+    tables: dict[str, dict[str, dict[str, float]] | None] = {
+        "无定价表": None,
+        "只含其他模型价格的定价表": SONNET_PRICING,
+    }
+    assert kind in tables, f"unknown pricing case {kind!r}"
+    assert ses_world.model not in (tables[kind] or {})
+    empty = synapse.create_empty_usage(ses_world.model)
+    ses_world.usage = synapse.accumulate_usage(empty, dict(ses_world.round_template), tables[kind])
+    assert len(ses_world.usage["rounds"]) == 1, f"one round was accumulated, got {ses_world.usage!r}"
+    assert ses_world.usage["totalCost"] is None, (
+        f"without a price for {ses_world.model!r} totalCost must stay None (unknown, not $0), "
+        f"got {ses_world.usage['totalCost']!r}"
+    )
+
+
+@when("调用 `formatCostOutput(usage)`")
+def ses_when_format_cost(synapse: Implementation, ses_world: SesWorld) -> None:
+    assert ses_world.usage is not None
+    ses_world.output = synapse.format_cost_output(ses_world.usage)
+
+
+@then(parsers.parse("输出应为 `{pattern}`"))
+def ses_then_output_matches(ses_world: SesWorld, pattern: str) -> None:
+    output = ses_world.output
+    assert isinstance(output, str), f"formatCostOutput should return a string, got {output!r}"
+    pieces = [p.strip() for p in pattern.split("...")]
+    assert output.startswith(pieces[0]), f"the cost line should start with {pieces[0]!r}: {output!r}"
+    assert output.endswith(pieces[-1]), f"the cost line should end with {pieces[-1]!r}: {output!r}"
+    position = 0
+    for piece in pieces:
+        found = output.find(piece, position)
+        assert found >= 0, f"the cost line should contain {piece!r} in this order: {output!r}"
+        position = found + len(piece)
+
+
+@then("完整输出应为:")
+def ses_then_output_exact(ses_world: SesWorld, docstring: str) -> None:
+    assert ses_world.output == docstring.strip(), (
+        f"the cost line should be exactly the original's format:\n  expected {docstring.strip()!r}\n"
+        f"  got      {ses_world.output!r}"
+    )
+
+
+@then("输出中的 `Cost` 应为 `N/A`")
+def ses_then_cost_na(ses_world: SesWorld) -> None:
+    output = ses_world.output or ""
+    assert "Cost: " in output, f"the cost line should have a 'Cost: ' field: {output!r}"
+    cost = output.rsplit("Cost: ", 1)[1].strip()
+    assert cost == "N/A", f"with rounds but no price the cost should read N/A, got {cost!r} in {output!r}"
+
+
+@given(parsers.parse("`SYNAPSE_MAX_ROUNDS_KEPT` 为 {setting}"))
+def ses_given_max_rounds_setting(ses_world: SesWorld, monkeypatch: pytest.MonkeyPatch, setting: str) -> None:
+    if setting == "未设置":
+        monkeypatch.delenv("SYNAPSE_MAX_ROUNDS_KEPT", raising=False)
+        ses_world.snapshot["limit"] = 50
+    else:
+        monkeypatch.setenv("SYNAPSE_MAX_ROUNDS_KEPT", setting)
+        ses_world.snapshot["limit"] = int(setting)
+
+
+@given("连续累积超过 `MAX_ROUNDS_KEPT` 的 usage 轮次")
+def ses_given_many_rounds(ses_world: SesWorld, datatable: list[list[str]]) -> None:
+    (row,) = _table(datatable)
+    ses_world.planned_rounds = int(row["轮次"])
+    ses_world.round_template = {key: int(row[key]) for key in ROUND_KEYS[1:]}
+    assert ses_world.planned_rounds > ses_world.snapshot["limit"], "the scenario must exceed the limit"
+
+
+@given(
+    "第 i 轮的 `inputOther` 为 i，模型 `claude-sonnet-4-20250514` 按每百万 token 3 / 15 / 0.3 / 3.75 美元计价"
+)
+def ses_given_round_numbering(ses_world: SesWorld) -> None:
+    ses_world.model = SONNET
+    ses_world.pricing = SONNET_PRICING
+
+
+def _nth_round(world: SesWorld, i: int) -> dict[str, int]:
+    return {"inputOther": i, **world.round_template}
+
+
+@when("调用 `accumulateUsage` 完成累积")
+def ses_when_accumulate_many(synapse: Implementation, ses_world: SesWorld) -> None:
+    usage = synapse.create_empty_usage(ses_world.model)
+    for i in range(1, ses_world.planned_rounds + 1):
+        usage = synapse.accumulate_usage(usage, _nth_round(ses_world, i), ses_world.pricing)
+    ses_world.usage = usage
+
+
+@then("`rounds.length` 应被截断到上限")
+def ses_then_rounds_trimmed(ses_world: SesWorld) -> None:
+    assert ses_world.usage is not None
+    limit = ses_world.snapshot["limit"]
+    assert len(ses_world.usage["rounds"]) == limit, (
+        f"after {ses_world.planned_rounds} rounds only MAX_ROUNDS_KEPT={limit} should be kept, "
+        f"got {len(ses_world.usage['rounds'])}"
+    )
+
+
+@then(parsers.parse("保留的应是最近 {limit:d} 轮，按时间顺序"))
+def ses_then_recent_rounds(ses_world: SesWorld, limit: int) -> None:
+    assert ses_world.usage is not None
+    n = ses_world.planned_rounds
+    expected = [_nth_round(ses_world, i) for i in range(n - limit + 1, n + 1)]
+    kept = [{key: r.get(key) for key in ROUND_KEYS} for r in ses_world.usage["rounds"]]
+    assert kept == expected, (
+        f"the kept rounds should be rounds {n - limit + 1}..{n} in order (inputOther = round number), "
+        f"got inputOther {[r.get('inputOther') for r in kept]}"
+    )
+
+
+@then("total 字段仍保留完整累计值")
+def ses_then_totals_complete(ses_world: SesWorld) -> None:
+    usage = ses_world.usage
+    assert usage is not None
+    rounds = [_nth_round(ses_world, i) for i in range(1, ses_world.planned_rounds + 1)]
+    for total, key in zip(TOTAL_KEYS, ROUND_KEYS, strict=True):
+        expected = sum(r[key] for r in rounds)
+        assert usage[total] == expected, f"{total} should count every round ({expected}), got {usage[total]}"
+    prices = SONNET_PRICING[SONNET]
+    cost = sum(
+        (
+            r["inputOther"] * prices["inputPerMillion"]
+            + r["output"] * prices["outputPerMillion"]
+            + r["inputCacheRead"] * prices["cacheReadPerMillion"]
+            + r["inputCacheCreation"] * prices["cacheWritePerMillion"]
+        )
+        / 1_000_000
+        for r in rounds
+    )
+    assert usage["totalCost"] == pytest.approx(cost, rel=1e-9), (
+        f"totalCost should price every round, trimmed ones too ({cost}), got {usage['totalCost']!r}"
+    )
+    assert usage["model"] == ses_world.model, (
+        f"the model should stay {ses_world.model!r}, got {usage['model']!r}"
+    )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Session exception paths (seed 000)
+# --------------------------------------------------------------------------------------------------------
+
+# The injected failure: the process may not write files larger than this (RLIMIT_FSIZE), as on a full
+# disk or an exhausted quota.  Every implementation, whatever its write path, hits it when it writes
+# the new history, and it does not depend on which Python function the implementation calls.
+REWRITE_FILE_SIZE_LIMIT = 64 * 1024
+REWRITE_MESSAGE_COUNT = 20
+REWRITE_MESSAGE_CHARS = 8 * 1024
+
+
+def _listing(directory: Path) -> set[str]:
+    return {str(p.relative_to(directory)) for p in directory.rglob("*")}
+
+
+@given("会话已有历史文件且重写阶段写入失败")
+def ses_given_history_for_rewrite(
+    synapse: Implementation, ses_world: SesWorld, datatable: list[list[str]]
+) -> None:
+    session = synapse.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
+    messages = [_text_message(row["role"], row["text"]) for row in _table(datatable)]
+    session.append_message(messages)
+    ses_world.session = session
+    assert session.history_path.is_file(), f"appending should create {session.history_path}"
+    ses_world.snapshot.update(
+        messages=messages,
+        history_bytes=session.history_path.read_bytes(),
+        listing=_listing(ses_world.sessions_dir),
+        title=session.title,
+        message_count=session.message_count,
+    )
+
+
+@given("重写时磁盘空间不足：进程可写的文件大小上限为 64 KiB，而新历史约有 160 KiB")
+def ses_given_disk_full(ses_world: SesWorld) -> None:
+    new_history = [
+        _text_message("user" if i % 2 == 0 else "assistant", f"第 {i} 条：" + "x" * REWRITE_MESSAGE_CHARS)
+        for i in range(REWRITE_MESSAGE_COUNT)
+    ]
+    size = sum(len(json.dumps(m, ensure_ascii=False).encode()) for m in new_history)
+    assert size > 2 * REWRITE_FILE_SIZE_LIMIT
+    assert len(ses_world.snapshot["history_bytes"]) < REWRITE_FILE_SIZE_LIMIT
+    ses_world.snapshot["new_history"] = new_history
+
+
+@when("调用 `rewriteHistory`")
+def ses_when_rewrite(ses_world: SesWorld) -> None:
+    session = ses_world.session
+    new_history = ses_world.snapshot["new_history"]
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    # Past the limit the kernel sends SIGXFSZ (which would kill the process) and then fails the write
+    # with EFBIG; ignoring the signal turns it into the plain I/O error a full disk gives.
+    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    try:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (REWRITE_FILE_SIZE_LIMIT, hard))
+        try:
+            session.rewrite_history(new_history)
+        except Exception as exc:
+            ses_world.error = exc
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, previous)
+
+
+@then("应抛出带原因错误")
+def ses_then_error_with_cause(ses_world: SesWorld) -> None:
+    error = ses_world.error
+    assert error is not None, "rewriteHistory should raise when the new history cannot be written"
+    text = str(error)
+    assert "Failed to rewrite session history" in text, (
+        f"the error should say 'Failed to rewrite session history', got {text!r}"
+    )
+    cause = os.strerror(errno.EFBIG)
+    assert cause in text, f"the error should carry its cause ({cause!r}), got {text!r}"
+
+
+@then("原历史内容应保持一致不被破坏")
+def ses_then_history_intact(ses_world: SesWorld) -> None:
+    session = ses_world.session
+    before: bytes = ses_world.snapshot["history_bytes"]
+    assert session.history_path.read_bytes() == before, (
+        "the history file should be byte-identical after the failure"
+    )
+    assert session.load_history() == ses_world.snapshot["messages"], (
+        "loadHistory should still give the old messages"
+    )
+    assert session.message_count == ses_world.snapshot["message_count"], (
+        f"messageCount should stay {ses_world.snapshot['message_count']}, got {session.message_count}"
+    )
+    assert session.title == ses_world.snapshot["title"], (
+        f"the title should stay {ses_world.snapshot['title']!r}, got {session.title!r}"
+    )
+
+
+@then("会话目录中不应残留临时文件")
+def ses_then_no_temp_files(ses_world: SesWorld) -> None:
+    after = _listing(ses_world.sessions_dir)
+    before: set[str] = ses_world.snapshot["listing"]
+    assert after == before, (
+        f"a failed rewrite should leave the sessions directory as it was; "
+        f"new: {sorted(after - before)}, gone: {sorted(before - after)}"
+    )
+
+
+@given("会话已有 usage 统计和 offload 文件")
+def ses_given_usage_and_offload(
+    synapse: Implementation, ses_world: SesWorld, datatable: list[list[str]]
+) -> None:
+    session = synapse.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
+    session.append_message([_text_message("user", "读取日志文件"), _text_message("assistant", "好的")])
+    (row,) = _table(datatable)
+    session.update_usage(_round(row))
+    offloaded = session.offload_dir / "offloaded"
+    offloaded.mkdir(parents=True, exist_ok=True)
+    (offloaded / "0b9c6a2e-tool-output.txt").write_text("很长的工具输出\n" * 100, encoding="utf-8")
+    (offloaded / "4f1d7e93-tool-output.json").write_text('{"lines": 1000}', encoding="utf-8")
+    usage = session.get_usage()
+    assert [usage[k] for k in TOTAL_KEYS] == [int(row[k]) for k in ROUND_KEYS], (
+        f"usage before clear: {usage!r}"
+    )
+    assert usage["totalCost"] is not None, f"priced usage should have a cost before clear: {usage!r}"
+    ses_world.session = session
+
+
+@when("执行 `clear()`")
+def ses_when_clear(ses_world: SesWorld) -> None:
+    ses_world.session.clear()
+
+
+@then("usage 聚合字段应重置到初始状态")
+def ses_then_usage_reset(ses_world: SesWorld) -> None:
+    usage = ses_world.session.get_usage()
+    assert usage == _empty_usage(SONNET), (
+        f"after clear() usage should be zero totals, no rounds, totalCost None, model kept; got {usage!r}"
+    )
+
+
+@then("offload 目录应被删除")
+def ses_then_offload_dir_gone(ses_world: SesWorld) -> None:
+    offload_dir: Path = ses_world.session.offload_dir
+    assert not (offload_dir / "offloaded").exists(), (
+        f"{offload_dir / 'offloaded'} should be deleted by clear()"
+    )
+    assert not offload_dir.exists(), f"the per-session directory {offload_dir} should be deleted by clear()"
+
+
+@then("历史文件应保留且为空")
+def ses_then_history_empty(ses_world: SesWorld) -> None:
+    session = ses_world.session
+    assert session.history_path.is_file(), f"clear() should keep the history file {session.history_path}"
+    assert session.history_path.read_bytes() == b"", "clear() should empty the history file"
+    assert session.load_history() == [], "loadHistory after clear() should be []"
+    assert session.message_count == 0, f"messageCount after clear() should be 0, got {session.message_count}"
+
+
+@then("索引中的 usage 与消息数也应重置")
+def ses_then_index_reset(ses_world: SesWorld) -> None:
+    entry = _index_entry(ses_world.sessions_dir, ses_world.session.id)
+    assert entry.get("messageCount") == 0, f"the index should record messageCount 0 after clear(): {entry!r}"
+    assert entry.get("usage") == _empty_usage(SONNET), (
+        f"the index should record the reset usage after clear(): {entry.get('usage')!r}"
+    )
+
+
+@given("索引中已持久化 usage 的 totals 与 rounds")
+def ses_given_persisted_usage(ses_world: SesWorld, datatable: list[list[str]]) -> None:
+    (row,) = _table(datatable)
+    _place_index(ses_world, row["index"])
+    ses_world.snapshot["session_id"] = row["sessionId"]
+    ses_world.snapshot["caller_model"] = row["调用方传入的 model"]
+    entry = _index_entry(ses_world.sessions_dir, row["sessionId"])
+    assert entry["usage"]["rounds"] and entry["usage"]["totalCost"] is not None
+    ses_world.snapshot["entry"] = entry
+
+
+@when("通过 `Session.find()` 恢复该会话")
+def ses_when_find_persisted(synapse: Implementation, ses_world: SesWorld) -> None:
+    session_id = ses_world.snapshot["session_id"]
+    session = synapse.find_session(
+        session_id, ses_world.sessions_dir, model=ses_world.snapshot["caller_model"]
+    )
+    assert session is not None, f"Session.find({session_id!r}) should find the session listed in the index"
+    assert session.id == session_id, f"found session id should be {session_id!r}, got {session.id!r}"
+    ses_world.session = session
+
+
+@then("`getUsage()` 应返回与索引一致的累计值")
+def ses_then_usage_matches_index(ses_world: SesWorld) -> None:
+    usage = ses_world.session.get_usage()
+    stored = ses_world.snapshot["entry"]["usage"]
+    for key in TOTAL_KEYS:
+        assert usage.get(key) == stored[key], (
+            f"{key} should be restored as {stored[key]}, got {usage.get(key)!r}"
+        )
+    assert usage.get("rounds") == stored["rounds"], f"rounds should be restored as {stored['rounds']!r}"
+    assert usage.get("totalCost") == pytest.approx(stored["totalCost"]), (
+        f"totalCost should be restored as {stored['totalCost']}, got {usage.get('totalCost')!r}"
+    )
+
+
+@then("model 字段应与索引保持一致")
+def ses_then_model_matches_index(ses_world: SesWorld) -> None:
+    stored = ses_world.snapshot["entry"]["usage"]["model"]
+    model = ses_world.session.get_usage().get("model")
+    assert model == stored, (
+        f"the index's usage model should win over the caller's {ses_world.snapshot['caller_model']!r}: "
+        f"expected {stored!r}, got {model!r}"
+    )
+
+
+@then("标题与消息数应取自索引")
+def ses_then_title_count_from_index(ses_world: SesWorld) -> None:
+    entry = ses_world.snapshot["entry"]
+    session = ses_world.session
+    assert session.title == entry["title"], f"title should be {entry['title']!r}, got {session.title!r}"
+    assert session.message_count == entry["messageCount"], (
+        f"messageCount should be {entry['messageCount']}, got {session.message_count}"
+    )
+
+
+@then("修改 `getUsage()` 的返回值不应改变会话的 usage")
+def ses_then_usage_is_copy(ses_world: SesWorld) -> None:
+    session = ses_world.session
+    before = session.get_usage()
+    copy_ = session.get_usage()
+    copy_["totalInputOther"] = 10**9
+    copy_["rounds"].append({"inputOther": 1, "output": 1, "inputCacheRead": 1, "inputCacheCreation": 1})
+    if copy_["rounds"][:1]:
+        copy_["rounds"][0]["output"] = -1
+    assert session.get_usage() == before, (
+        "getUsage() should return a deep copy; mutating it changed the session"
+    )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Session robustness (seed 004)
+# --------------------------------------------------------------------------------------------------------
+
+
+@given("history 文件中部分行为非法 JSON")
+def ses_given_corrupt_history(synapse: Implementation, ses_world: SesWorld, docstring: str) -> None:
+    session = synapse.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
+    session.history_path.parent.mkdir(parents=True, exist_ok=True)
+    session.history_path.write_text(docstring.strip() + "\n", encoding="utf-8")
+    ses_world.session = session
+    ses_world.snapshot["bad_lines"] = sum(1 for line in docstring.splitlines() if not _is_json(line))
+
+
+def _is_json(line: str) -> bool:
+    try:
+        json.loads(line)
+    except json.JSONDecodeError:
+        return False
+    return True
+
+
+@when("调用 `session.loadHistory()`")
+def ses_when_load_history(ses_world: SesWorld) -> None:
+    _call(ses_world, ses_world.session.load_history)
+
+
+@then("非法行应被跳过")
+def ses_then_bad_lines_skipped(ses_world: SesWorld, caplog: pytest.LogCaptureFixture) -> None:
+    assert ses_world.error is None, (
+        f"loadHistory should not raise on corrupt lines, raised {ses_world.error!r}"
+    )
+    messages = ses_world.result
+    assert isinstance(messages, list), f"loadHistory should return a list, got {messages!r}"
+    assert all(isinstance(m, dict) for m in messages), (
+        f"only parsed messages should be returned: {messages!r}"
+    )
+    assert _synapse_warnings(caplog), (
+        "skipping a corrupt history line should log a warning on a synapse.* logger"
+    )
+
+
+@then("其余合法消息仍可成功加载")
+def ses_then_good_lines_loaded(ses_world: SesWorld, datatable: list[list[str]]) -> None:
+    expected = [_text_message(row["role"], row["text"]) for row in _table(datatable)]
+    assert ses_world.result == expected, (
+        f"the valid lines should load in order: expected {expected!r}, got {ses_world.result!r}"
+    )
+
+
+@given(parsers.re(r"^`sessions\.json` 非法或(?: schema 不匹配|不可读)$"))
+def ses_given_bad_index(ses_world: SesWorld, datatable: list[list[str]]) -> None:
+    (row,) = _table(datatable)
+    _place_index(ses_world, row["index"])
+
+
+@given("会话索引为空")
+def ses_given_empty_index(ses_world: SesWorld, datatable: list[list[str]]) -> None:
+    (row,) = _table(datatable)
+    _place_index(ses_world, row["index"])
+
+
+@when("调用 `Session.list()`")
+def ses_when_list(synapse: Implementation, ses_world: SesWorld) -> None:
+    _call(ses_world, lambda: synapse.list_sessions(ses_world.sessions_dir))
+
+
+@when("调用 `Session.find(sessionId)`")
+def ses_when_find(synapse: Implementation, ses_world: SesWorld, datatable: list[list[str]]) -> None:
+    (row,) = _table(datatable)
+    _call(ses_world, lambda: synapse.find_session(row["sessionId"], ses_world.sessions_dir))
+
+
+@when("调用 `Session.continue()`")
+def ses_when_continue(synapse: Implementation, ses_world: SesWorld) -> None:
+    _call(ses_world, lambda: synapse.continue_session(ses_world.sessions_dir))
+
+
+@then("应返回 `[]`")
+def ses_then_returns_empty_list(ses_world: SesWorld) -> None:
+    assert ses_world.error is None, f"the call should return [] instead of raising {ses_world.error!r}"
+    assert ses_world.result == [], f"the call should return [], got {ses_world.result!r}"
+
+
+@then("应返回 `null`")
+def ses_then_returns_null(ses_world: SesWorld) -> None:
+    assert ses_world.error is None, f"the call should return None instead of raising {ses_world.error!r}"
+    assert ses_world.result is None, f"the call should return None, got {ses_world.result!r}"
+
+
+@then("不应抛出未捕获异常")
+def ses_then_no_exception(ses_world: SesWorld) -> None:
+    assert ses_world.error is None, f"the call raised {ses_world.error!r}"
+    assert ses_world.action is not None
+    try:
+        again = ses_world.action()
+    except Exception as exc:
+        raise AssertionError(f"calling it again raised {exc!r}; it should never raise here") from exc
+    assert again == ses_world.result, f"calling it again should give the same result, got {again!r}"
+
+
+@then("损坏的 `sessions.json` 应原样保留")
+def ses_then_corrupt_index_untouched(ses_world: SesWorld) -> None:
+    path = ses_world.sessions_dir / "sessions.json"
+    assert path.is_file() and path.read_bytes() == ses_world.snapshot["index_bytes"], (
+        "reading a corrupt sessions.json must not change or remove it"
+    )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: index consistency fixes
+# --------------------------------------------------------------------------------------------------------
+
+
+@given("会话已有由第一条用户消息生成的标题")
+def ses_given_titled_session(
+    synapse: Implementation, ses_world: SesWorld, datatable: list[list[str]]
+) -> None:
+    session = synapse.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
+    (row,) = _table(datatable)
+    session.append_message(_text_message(row["role"], row["text"]))
+    assert session.title == row["text"], (
+        f"the title should come from the first user message, got {session.title!r}"
+    )
+    entry = _index_entry(ses_world.sessions_dir, session.id)
+    assert entry.get("title") == row["text"], f"the index should record the title: {entry!r}"
+    ses_world.session = session
+
+
+@then("会话标题应为空")
+def ses_then_title_none(ses_world: SesWorld) -> None:
+    assert ses_world.session.title is None, f"clear() should reset the title, got {ses_world.session.title!r}"
+
+
+@then("索引中该会话不应再有标题")
+def ses_then_index_title_cleared(ses_world: SesWorld) -> None:
+    entry = _index_entry(ses_world.sessions_dir, ses_world.session.id)
+    assert entry.get("title") is None, f"clear() should remove the title from sessions.json too: {entry!r}"
+
+
+@then("通过 `Session.find()` 恢复的会话也没有标题")
+def ses_then_found_without_title(synapse: Implementation, ses_world: SesWorld) -> None:
+    found = synapse.find_session(ses_world.session.id, ses_world.sessions_dir)
+    assert found is not None, "the cleared session should still be in the index"
+    assert found.title is None, (
+        f"a cleared session should be resumed without its old title, got {found.title!r}"
+    )
+
+
+@given("一个空的会话目录")
+def ses_given_empty_dir(ses_world: SesWorld) -> None:
+    assert list(ses_world.sessions_dir.iterdir()) == []
+
+
+@when(parsers.parse("{threads:d} 个线程同时各创建 {each:d} 个会话"))
+def ses_when_concurrent_creates(
+    synapse: Implementation, ses_world: SesWorld, threads: int, each: int
+) -> None:
+    barrier = threading.Barrier(threads)
+    ids: list[str] = []
+    errors: list[BaseException] = []
+    lock = threading.Lock()
+
+    def worker() -> None:
+        try:
+            barrier.wait(timeout=30)
+            for _ in range(each):
+                session = synapse.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
+                with lock:
+                    ids.append(session.id)
+        except BaseException as exc:
+            with lock:
+                errors.append(exc)
+
+    workers = [threading.Thread(target=worker) for _ in range(threads)]
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join(timeout=120)
+    assert not any(t.is_alive() for t in workers), "concurrent session creation did not finish within 120 s"
+    assert not errors, f"creating sessions concurrently raised: {errors!r}"
+    assert len(set(ids)) == threads * each, (
+        f"expected {threads * each} distinct session ids, got {len(set(ids))}"
+    )
+    ses_world.snapshot["ids"] = set(ids)
+
+
+@then(parsers.parse("`Session.list()` 应列出全部 {count:d} 个会话"))
+def ses_then_all_listed(synapse: Implementation, ses_world: SesWorld, count: int) -> None:
+    listed = [e.get("id") for e in synapse.list_sessions(ses_world.sessions_dir)]
+    missing = ses_world.snapshot["ids"] - set(listed)
+    assert not missing, (
+        f"{len(missing)} of {count} sessions were lost from the index: {sorted(missing)[:5]}..."
+    )
+    assert len(listed) == count, f"the index should list exactly {count} sessions, got {len(listed)}"
+
+
+@then(parsers.parse("`sessions.json` 应是合法的索引，恰好含这 {count:d} 个条目"))
+def ses_then_index_complete(ses_world: SesWorld, count: int) -> None:
+    index = _read_index(ses_world.sessions_dir)
+    ids = [e.get("id") for e in index["sessions"]]
+    assert len(ids) == count and set(ids) == ses_world.snapshot["ids"], (
+        f"sessions.json should hold the {count} created sessions once each, got {len(ids)} entries"
+    )
+    assert isinstance(index.get("updatedAt"), str), "sessions.json should keep its updatedAt"
+
+
+@when("创建一个新会话")
+def ses_when_create_one(synapse: Implementation, ses_world: SesWorld) -> None:
+    ses_world.session = synapse.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
+
+
+@then("`Session.list()` 应只列出新会话")
+def ses_then_only_new_listed(synapse: Implementation, ses_world: SesWorld) -> None:
+    listed = [e.get("id") for e in synapse.list_sessions(ses_world.sessions_dir)]
+    assert listed == [ses_world.session.id], f"the new index should list only the new session, got {listed!r}"
+
+
+@then("损坏的索引应以原内容另存在 `sessions.json` 旁")
+def ses_then_corrupt_backup_kept(ses_world: SesWorld) -> None:
+    corrupt: bytes = ses_world.snapshot["index_bytes"]
+    backups = [
+        p
+        for p in ses_world.sessions_dir.iterdir()
+        if p.is_file() and p.name != "sessions.json" and p.read_bytes() == corrupt
+    ]
+    assert backups, "the corrupt sessions.json should be kept next to the new index with its original bytes"
+    ses_world.snapshot["backup"] = backups[0]
+
+
+@then("应记录 warning 指出备份文件的位置")
+def ses_then_backup_warning(ses_world: SesWorld, caplog: pytest.LogCaptureFixture) -> None:
+    backup: Path = ses_world.snapshot["backup"]
+    messages = [r.getMessage() for r in _synapse_warnings(caplog)]
+    assert any(backup.name in m for m in messages), (
+        f"a synapse.* warning should name the backup file {backup.name!r}; warnings: {messages!r}"
+    )
+
+
+@given(parsers.parse("`SYNAPSE_HOME` 指向一个目录，其中 `pricing.json` 为 {pricing}"))
+def ses_given_pricing_file(ses_world: SesWorld, pricing: str) -> None:
+    home = Path(os.environ["SYNAPSE_HOME"])
+    assert home.is_relative_to(ses_world.root), "SYNAPSE_HOME must point into the scenario's directory"
+    if pricing != "(missing)":
+        shutil.copyfile(PRICING_FIXTURES / pricing, home / "pricing.json")
+
+
+@given("会话模型为 `claude-sonnet-4-20250514`")
+def ses_given_model(ses_world: SesWorld) -> None:
+    ses_world.model = SONNET
+
+
+@when("会话记录一轮 usage")
+def ses_when_record_usage(
+    synapse: Implementation, ses_world: SesWorld, datatable: list[list[str]], caplog: pytest.LogCaptureFixture
+) -> None:
+    session = synapse.create_session(ses_world.sessions_dir, model=ses_world.model)
+    caplog.clear()
+    (row,) = _table(datatable)
+    session.update_usage(_round(row))
+    ses_world.session = session
+
+
+@then(parsers.parse("`totalCost` 应为 {cost}"))
+def ses_then_total_cost(ses_world: SesWorld, cost: str) -> None:
+    usage = ses_world.session.get_usage()
+    stored = _index_entry(ses_world.sessions_dir, ses_world.session.id).get("usage") or {}
+    if cost == "null":
+        assert usage["totalCost"] is None, (
+            f"without usable pricing totalCost should stay None, got {usage['totalCost']!r}"
+        )
+        assert stored.get("totalCost") is None, f"the index should record totalCost null: {stored!r}"
+    else:
+        assert usage["totalCost"] == pytest.approx(float(cost)), (
+            f"totalCost should be {cost}, got {usage['totalCost']!r}"
+        )
+        assert stored.get("totalCost") == pytest.approx(float(cost)), (
+            f"the index should record totalCost {cost}: {stored!r}"
+        )
+
+
+@then(parsers.parse("是否记录了 pricing warning: {answer}"))
+def ses_then_pricing_warning(caplog: pytest.LogCaptureFixture, answer: str) -> None:
+    warnings = [r.getMessage() for r in _synapse_warnings(caplog)]
+    if answer == "是":
+        assert warnings, "a missing or invalid pricing.json should log a warning on a synapse.* logger"
+    else:
+        assert not warnings, f"a valid pricing.json should not log warnings, got {warnings!r}"
+
+
+# --------------------------------------------------------------------------------------------------------
+# Stop hooks (seed 001)
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class HookWorld:
+    """The registry, executor and everything the hooks and callbacks saw."""
+
+    cwd: str
+    registry: Any = None
+    executor: Any = None
+    loader_calls: list[Any] = field(default_factory=list)
+    hook_calls: dict[str, list[Any]] = field(default_factory=dict)
+    part_calls: list[dict[str, Any]] = field(default_factory=list)
+    completed: list[str] = field(default_factory=list)
+    should_execute: bool | None = None
+    final: str = ""
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    response: str | None = None
+    error: BaseException | None = None
+    hook_messages: list[str] = field(default_factory=list)
+    progress: str = ""
+    progress_message: str = ""
+
+
+@pytest.fixture
+def hook_world(tmp_path: Path) -> HookWorld:
+    return HookWorld(cwd=str(tmp_path))
+
+
+def _hook_executor(synapse: Implementation, world: HookWorld, *, enabled: bool, on_part: Any = None) -> None:
+    world.registry = synapse.stop_hook_registry()
+
+    def loader(registry: Any) -> None:
+        world.loader_calls.append(registry)
+
+    world.executor = synapse.stop_hook_executor(
+        enabled=enabled, registry=world.registry, on_message_part=on_part, loader=loader
+    )
+
+
+def _register_hook(world: HookWorld, name: str, result: Any) -> None:
+    world.hook_calls[name] = []
+
+    async def hook(context: Any) -> Any:
+        world.hook_calls[name].append(context)
+        return result
+
+    world.registry.register(name, hook)
+
+
+def _execute(world: HookWorld, final: str) -> None:
+    world.final = final
+    world.messages = [_text_message("user", "整理一下这个仓库"), _text_message("assistant", final)]
+    try:
+        world.response = run(
+            world.executor.execute_and_append(
+                final, session_id="session-hook-test", messages=world.messages, cwd=world.cwd
+            )
+        )
+    except Exception as exc:
+        world.error = exc
+
+
+@given("`StopHookExecutor.enabled=false`")
+def hook_given_disabled(synapse: Implementation, hook_world: HookWorld) -> None:
+    _hook_executor(synapse, hook_world, enabled=False)
+
+
+@given("注册表中已有返回消息的 stop hook")
+def hook_given_registered(hook_world: HookWorld, datatable: list[list[str]]) -> None:
+    for row in _table(datatable):
+        _register_hook(hook_world, row["name"], {"message": row["message"]})
+
+
+@when("执行 `init()` 与后续 run 收尾")
+def hook_when_init_and_finish(hook_world: HookWorld, docstring: str) -> None:
+    hook_world.executor.init()
+    hook_world.should_execute = hook_world.executor.should_execute()
+    # The run's end asks should_execute(); a disabled executor must also refuse when called directly.
+    _execute(hook_world, docstring)
+
+
+@then("不应加载 stop hooks")
+def hook_then_not_loaded(hook_world: HookWorld) -> None:
+    assert hook_world.loader_calls == [], (
+        "init() of a disabled executor must not load (call the loader of) stop hooks"
+    )
+
+
+@then("最终响应不应追加 hook 内容")
+def hook_then_response_untouched(hook_world: HookWorld) -> None:
+    assert hook_world.should_execute is False, "shouldExecute() should be False when enabled=false"
+    assert hook_world.error is None, f"executeAndAppend raised {hook_world.error!r}"
+    called = {name: len(calls) for name, calls in hook_world.hook_calls.items() if calls}
+    assert not called, f"a disabled executor must not run hooks, ran {called}"
+    assert hook_world.response == hook_world.final, (
+        f"the final response should be returned unchanged, got {hook_world.response!r}"
+    )
+    assert STOP_HOOK_MARKER not in (hook_world.response or "")
+
+
+@given("`stopHookRegistry.executeAll` 返回非空 message 列表")
+def hook_given_hooks_with_messages(
+    synapse: Implementation, hook_world: HookWorld, datatable: list[list[str]]
+) -> None:
+    _hook_executor(synapse, hook_world, enabled=True)
+    hook_world.executor.init()
+    for row in _table(datatable):
+        _register_hook(hook_world, row["name"], {"message": row["message"]})
+        hook_world.hook_messages.append(row["message"])
+
+
+@when("调用 `executeAndAppend(finalResponse, context)`")
+def hook_when_execute_and_append(hook_world: HookWorld, docstring: str) -> None:
+    _execute(hook_world, docstring)
+
+
+@then("最终文本应包含 `STOP_HOOK_MARKER`")
+def hook_then_contains_marker(synapse: Implementation, hook_world: HookWorld) -> None:
+    assert hook_world.error is None, f"executeAndAppend raised {hook_world.error!r}"
+    assert synapse.stop_hook_marker == STOP_HOOK_MARKER, (
+        f"STOP_HOOK_MARKER should be {STOP_HOOK_MARKER!r}, got {synapse.stop_hook_marker!r}"
+    )
+    response = hook_world.response or ""
+    assert STOP_HOOK_MARKER in response, f"the response should contain {STOP_HOOK_MARKER!r}: {response!r}"
+    assert response.startswith(hook_world.final), f"the original response should come first: {response!r}"
+
+
+@then("marker 后应包含 hook 消息正文")
+def hook_then_messages_after_marker(hook_world: HookWorld) -> None:
+    response = hook_world.response or ""
+    assert STOP_HOOK_MARKER in response, f"the response should contain {STOP_HOOK_MARKER!r}: {response!r}"
+    after = response.split(STOP_HOOK_MARKER, 1)[1]
+    assert hook_world.hook_messages
+    for body in hook_world.hook_messages:
+        assert body in after, f"the hook message {body!r} should follow the marker: {response!r}"
+
+
+@then("最终文本应为原响应、空行、marker 与后注册先执行的 hook 消息:")
+def hook_then_exact_text(hook_world: HookWorld, docstring: str) -> None:
+    assert hook_world.response == docstring, (
+        f"the response should be the original, a blank line, the marker and the hook messages (last "
+        f"registered first):\n  expected {docstring!r}\n  got      {hook_world.response!r}"
+    )
+
+
+@then("每个 hook 都应只被调用一次，并收到 sessionId、cwd、messages 与 finalResponse")
+def hook_then_context(hook_world: HookWorld) -> None:
+    for name, calls in hook_world.hook_calls.items():
+        assert len(calls) == 1, f"hook {name!r} should run once, ran {len(calls)} times"
+        context = calls[0]
+        assert context.session_id == "session-hook-test", f"{name}: sessionId {context.session_id!r}"
+        assert context.cwd == hook_world.cwd, f"{name}: cwd should be {hook_world.cwd!r}, got {context.cwd!r}"
+        assert list(context.messages) == hook_world.messages, f"{name}: messages should be the run's history"
+        assert context.final_response == hook_world.final, f"{name}: finalResponse {context.final_response!r}"
+
+
+BLANK_RESULTS: dict[str, Any] = {
+    "空字串": {"message": ""},
+    "全空白": {"message": "  \n\t  "},
+    "无 message 字段": {},
+    "无返回值": None,
+}
+
+
+@given("hook 返回空或全空白 message")
+def hook_given_blank_hooks(
+    synapse: Implementation, hook_world: HookWorld, datatable: list[list[str]]
+) -> None:
+    _hook_executor(synapse, hook_world, enabled=True)
+    hook_world.executor.init()
+    for row in _table(datatable):
+        assert row["result"] in BLANK_RESULTS, f"unknown blank result {row['result']!r}"
+        _register_hook(hook_world, row["name"], BLANK_RESULTS[row["result"]])
+
+
+@when("调用 `executeAndAppend(...)`")
+def hook_when_execute_blank(hook_world: HookWorld, docstring: str) -> None:
+    _execute(hook_world, docstring)
+
+
+@then("应返回原始 `finalResponse` 不变")
+def hook_then_unchanged(hook_world: HookWorld) -> None:
+    assert hook_world.error is None, f"executeAndAppend raised {hook_world.error!r}"
+    assert hook_world.response == hook_world.final, (
+        f"blank hook messages should leave the response unchanged, got {hook_world.response!r}"
+    )
+
+
+@then("每个 hook 都应只被调用一次")
+def hook_then_each_called_once(hook_world: HookWorld) -> None:
+    counts = {name: len(calls) for name, calls in hook_world.hook_calls.items()}
+    assert counts and all(n == 1 for n in counts.values()), f"every registered hook should run once: {counts}"
+
+
+@given("onMessagePart 回调抛出异常")
+def hook_given_failing_callback(
+    synapse: Implementation, hook_world: HookWorld, datatable: list[list[str]]
+) -> None:
+    how = dict((row[0], row[1]) for row in datatable)["抛出方式"]
+
+    def sync_callback(part: dict[str, Any]) -> None:
+        hook_world.part_calls.append(part)
+        raise RuntimeError("terminal renderer crashed")
+
+    async def async_callback(part: dict[str, Any]) -> None:
+        hook_world.part_calls.append(part)
+        raise RuntimeError("terminal renderer crashed")
+
+    callbacks: dict[str, Any] = {"同步抛出": sync_callback, "异步抛出": async_callback}
+    assert how in callbacks, f"unknown way to raise {how!r}"
+    _hook_executor(synapse, hook_world, enabled=True, on_part=callbacks[how])
+    hook_world.executor.init()
+
+
+@given("注册表中有一个先报告进度再返回消息的 stop hook")
+def hook_given_progress_hook(hook_world: HookWorld, datatable: list[list[str]]) -> None:
+    (row,) = _table(datatable)
+    name = row["name"]
+    hook_world.hook_calls[name] = []
+    hook_world.progress = row["progress"]
+    hook_world.progress_message = row["message"]
+
+    async def hook(context: Any) -> Any:
+        hook_world.hook_calls[name].append(context)
+        await context.on_progress(row["progress"])
+        hook_world.completed.append(name)
+        return {"message": row["message"]}
+
+    hook_world.registry.register(name, hook)
+
+
+@when("hook 执行中调用 `emitProgress`")
+def hook_when_progress(hook_world: HookWorld, docstring: str, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.clear()
+    _execute(hook_world, docstring)
+
+
+@then("异常应被捕获并记录 warning")
+def hook_then_caught_and_warned(hook_world: HookWorld, caplog: pytest.LogCaptureFixture) -> None:
+    assert hook_world.error is None, (
+        f"a failing progress callback must not propagate, got {hook_world.error!r}"
+    )
+    progress = hook_world.progress
+    assert hook_world.part_calls == [{"type": "text", "text": f"\n{progress}\n"}], (
+        f"onMessagePart should get the progress text once, as {{'type': 'text', 'text': '\\n<text>\\n'}}; "
+        f"got {hook_world.part_calls!r}"
+    )
+    assert _synapse_warnings(caplog), (
+        "the callback failure should be logged as a warning on a synapse.* logger"
+    )
+
+
+@then("主流程继续执行")
+def hook_then_flow_continues(hook_world: HookWorld) -> None:
+    assert hook_world.completed, "the hook should continue after the failed progress callback"
+    expected = f"{hook_world.final}\n\n{STOP_HOOK_MARKER}\n{hook_world.progress_message}"
+    assert hook_world.response == expected, (
+        f"the run should still end with the hook's message appended:\n  expected {expected!r}\n"
+        f"  got      {hook_world.response!r}"
+    )
