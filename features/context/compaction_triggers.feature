@@ -1,0 +1,74 @@
+@context @seed-001
+Feature: Context compaction 触发规则
+  Every agent step calls `ContextOrchestrator.offloadIfNeeded(history, offloadDir)` once. It compacts only
+  when the offload left the history over the threshold, freed less than `compactTriggerThreshold`, and no
+  compaction was attempted (successfully or not) in the last `compactCooldownSteps` steps.
+  The ContextManager and the ContextCompactor are replaced by recording doubles, so each scenario states
+  exactly what the offload reports.
+
+  Background:
+    Given 一个注入了 ContextManager 与 ContextCompactor 替身的 `ContextOrchestrator`，配置为:
+      | offloadThreshold | compactTriggerThreshold | compactCooldownSteps |
+      | 80000            | 15000                   | 5                    |
+    And 会话历史有 8 条消息且会话 offload 目录存在
+
+  @CTX-007
+  Scenario Outline: offload 后仍超阈值且释放不足时触发 compact — <此前>
+    Given offload 替身报告:
+      | offloadedCount | previousTokens | currentTokens | freedTokens |
+      | 0              | 100000         | 90000         | 10000       |
+    And `stillExceedsThreshold=true` 且 `freedTokens < compactTriggerThreshold`
+    And 此前的 compact 尝试: <此前>
+    And compact 冷却期已满足
+    When `ContextOrchestrator.offloadIfNeeded(...)` 执行
+    Then 应调用 `ContextCompactor.compact(...)`
+    And 编排结果应采用 compact 替身返回的消息
+
+    Examples:
+      | 此前                               |
+      | 从未尝试                             |
+      | 恰好在 `compactCooldownSteps` 步之前尝试过 |
+
+  @CTX-008
+  Scenario Outline: offload 释放已足够时不触发 compact — freedTokens=<freed>
+    Given offload 替身报告:
+      | offloadedCount | previousTokens | currentTokens | freedTokens |
+      | 3              | <previous>     | 90000         | <freed>     |
+    And `stillExceedsThreshold=true` 但 `freedTokens >= compactTriggerThreshold`
+    When 执行 `offloadIfNeeded(...)`
+    Then 不应调用 compact
+    And 编排结果应采用 offload 替身返回的消息
+    And 日志应记录 context 卸载后仍超阈值的 warning
+
+    Examples:
+      | previous | freed |
+      | 105000   | 15000 |
+      | 110000   | 20000 |
+
+  @CTX-009
+  Scenario: 已不超阈值时不触发 compact
+    Given offload 替身报告:
+      | offloadedCount | previousTokens | currentTokens | freedTokens |
+      | 2              | 75000          | 70000         | 5000        |
+    And `stillExceedsThreshold=false`
+    When 执行 `offloadIfNeeded(...)`
+    Then 不应调用 compact
+    And 编排结果应采用 offload 替身返回的消息
+    And 日志不应记录 context 仍超阈值的 warning
+
+  @CTX-010
+  Scenario Outline: 冷却期内禁止重复 compact — 上一次尝试 success=<success>
+    Given offload 替身每一步都报告:
+      | offloadedCount | previousTokens | currentTokens | freedTokens |
+      | 0              | 100000         | 90000         | 10000       |
+    And `stillExceedsThreshold=true` 且 `freedTokens < compactTriggerThreshold`
+    And compact 替身返回 `success=<success>`
+    And 上一次 compact 尝试发生在最近 `compactCooldownSteps` 内
+    When 再次执行 `offloadIfNeeded(...)`
+    Then 不应再次触发 compact
+    And 冷却期满后的下一步应再次触发 compact
+
+    Examples:
+      | success |
+      | true    |
+      | false   |

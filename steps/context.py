@@ -1,0 +1,1390 @@
+"""Step definitions of the context layer: offload, compaction triggers, restore safety, retry, cleanup.
+
+Everything is reached through ``synapse.<factory>(...)``.  Tokens are counted with ``CharTokenCounter``
+(one token per character of a message's compact JSON text), so thresholds are exact.
+
+File reads and deletions are observed (and a deletion failure injected) through Python's audit events
+(``open``, ``os.remove``): they fire for every file API of the runtime, so the checks do not depend on how
+an implementation chooses to open or delete a file.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import math
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytest_bdd import given, parsers, then, when
+
+from steps.support import CharTokenCounter, RecordingSleep, message_tokens, run
+from synapse_spec import contract
+
+Message = dict[str, Any]
+
+REFERENCE_PREFIX = "Tool result is at:"
+COMPRESSED_PREFIX = "[Compressed History]\n\n"
+SUMMARY_ERROR = "summary service unavailable"
+
+
+# --------------------------------------------------------------------------------------------------------
+# File-system observation through audit events
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class CtxFsAudit:
+    """Paths opened and deletions attempted while active; deletions of ``deny_remove`` paths fail."""
+
+    opened: list[str] = field(default_factory=list)
+    remove_attempts: list[str] = field(default_factory=list)
+    deny_remove: set[str] = field(default_factory=set)
+
+    def opened_any(self, paths: set[str]) -> bool:
+        return any(p in paths for p in self.opened)
+
+
+_ctx_active_audit: list[CtxFsAudit] = []
+_ctx_hook_installed: list[bool] = []
+
+
+def _ctx_audit_path(value: object) -> str | None:
+    if isinstance(value, (str, bytes, os.PathLike)):
+        raw = os.fsdecode(value)
+        return (
+            os.path.normpath(os.path.join(os.getcwd(), raw))
+            if not os.path.isabs(raw)
+            else os.path.normpath(raw)
+        )
+    return None
+
+
+def _ctx_audit_hook(event: str, args: tuple[Any, ...]) -> None:
+    if not _ctx_active_audit or event not in ("open", "os.remove"):
+        return
+    audit = _ctx_active_audit[-1]
+    path = _ctx_audit_path(args[0]) if args else None
+    if path is None:
+        return
+    if event == "open":
+        audit.opened.append(path)
+    else:
+        audit.remove_attempts.append(path)
+        if path in audit.deny_remove:
+            raise PermissionError(13, "Permission denied (injected by the spec)", path)
+
+
+@pytest.fixture
+def ctx_fs_audit() -> Iterator[CtxFsAudit]:
+    """Audit hooks cannot be removed, so one hook is installed once and only acts while a scenario
+    has an active recorder."""
+    if not _ctx_hook_installed:
+        sys.addaudithook(_ctx_audit_hook)
+        _ctx_hook_installed.append(True)
+    audit = CtxFsAudit()
+    _ctx_active_audit.append(audit)
+    try:
+        yield audit
+    finally:
+        _ctx_active_audit.remove(audit)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Scenario state, doubles and helpers
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CtxOffloadReport:
+    """What the ContextManager double reports (the contract's ``OffloadResult``)."""
+
+    messages: list[Message]
+    offloaded_count: int
+    previous_tokens: int
+    current_tokens: int
+    freed_tokens: int
+    still_exceeds_threshold: bool
+
+
+@dataclass(frozen=True)
+class CtxCompactRecord:
+    """What the ContextCompactor double returns (the contract's ``CompactResult``)."""
+
+    messages: list[Message]
+    previous_tokens: int
+    current_tokens: int
+    freed_tokens: int
+    preserved_count: int
+    deleted_files: list[str]
+    success: bool
+
+
+class CtxOffloadDouble:
+    """Stands in for the ContextManager: records its inputs and reports what the scenario says."""
+
+    def __init__(self) -> None:
+        self.calls: list[list[Message]] = []
+        self.report: dict[str, int] = {}
+        self.still_exceeds: bool | None = None
+        self.returned: list[list[Message]] = []
+
+    def offload_if_needed(self, messages: list[Message]) -> CtxOffloadReport:
+        assert self.report and self.still_exceeds is not None, (
+            "the scenario did not script the offload report"
+        )
+        self.calls.append(copy.deepcopy(messages))
+        count = self.report["offloadedCount"]
+        view = copy.deepcopy(messages)
+        if count > 0:
+            view[0] = _ctx_text_message("user", f"offloaded view of step {len(self.calls)}")
+        self.returned.append(copy.deepcopy(view))
+        return CtxOffloadReport(
+            messages=view,
+            offloaded_count=count,
+            previous_tokens=self.report["previousTokens"],
+            current_tokens=self.report["currentTokens"],
+            freed_tokens=self.report["freedTokens"],
+            still_exceeds_threshold=self.still_exceeds,
+        )
+
+
+class CtxCompactDouble:
+    """Stands in for the ContextCompactor: records each ``compact`` call and answers as scripted."""
+
+    def __init__(self) -> None:
+        self.calls: list[list[Message]] = []
+        self.success = True
+        self.returned: list[CtxCompactRecord] = []
+
+    async def compact(self, messages: list[Message]) -> CtxCompactRecord:
+        self.calls.append(copy.deepcopy(messages))
+        if self.success:
+            kept = copy.deepcopy(messages[-5:])
+            compacted = [_ctx_text_message("user", COMPRESSED_PREFIX + f"summary {len(self.calls)}"), *kept]
+            record = CtxCompactRecord(compacted, 90000, 20000, 70000, len(kept), [], True)
+        else:
+            record = CtxCompactRecord(copy.deepcopy(messages), 90000, 90000, 0, 5, [], False)
+        self.returned.append(record)
+        return record
+
+
+@dataclass
+class CtxState:
+    """Everything one context scenario builds up between its steps."""
+
+    root: Path
+    session_dir: Path
+    counter: CharTokenCounter = field(default_factory=CharTokenCounter)
+    storage: contract.OffloadStorage | None = None
+    messages: list[Message] = field(default_factory=list)
+    snapshot: list[Message] = field(default_factory=list)
+    subject: int | None = None
+    # ContextManager
+    offload_threshold: int | None = None
+    scan_ratio: float = 0.5
+    min_chars: int = 50
+    offload_result: contract.OffloadResult | None = None
+    files_before: list[str] = field(default_factory=list)
+    # ContextCompactor
+    llm: contract.ScriptedLLM | None = None
+    preserve_count: int = 5
+    retry_count: int = 3
+    target_tokens: int = 8000
+    compact_model: str | None = None
+    summary: str | None = None
+    compact_result: contract.CompactResult | None = None
+    restored: list[Message] | None = None
+    files: dict[str, str] = field(default_factory=dict)
+    retained: list[str] = field(default_factory=list)
+    deny: list[str] = field(default_factory=list)
+    deleted: list[str] | None = None
+    error: BaseException | None = None
+    # ContextOrchestrator
+    orchestrator: contract.ContextOrchestrator | None = None
+    offload_double: CtxOffloadDouble = field(default_factory=CtxOffloadDouble)
+    compact_double: CtxCompactDouble = field(default_factory=CtxCompactDouble)
+    orch_settings: dict[str, int] = field(default_factory=dict)
+    offload_dir: Path | None = None
+    prior_attempt: str | None = None
+    orch_result: contract.OrchestratorResult | None = None
+    compact_calls_before: int = 0
+    log_mark: int = 0
+
+    @property
+    def offloaded_dir(self) -> Path:
+        return self.session_dir / "offloaded"
+
+    @property
+    def outside_dir(self) -> Path:
+        return self.root / "outside"
+
+    def expand(self, text: str) -> str:
+        return text.replace("{offloaded}", str(self.offloaded_dir)).replace(
+            "{outside}", str(self.outside_dir)
+        )
+
+
+@pytest.fixture
+def ctx_state(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> CtxState:
+    caplog.set_level(logging.DEBUG, logger="synapse")
+    root = tmp_path / "sessions"
+    session_dir = root / "session-ctx-spec"
+    root.mkdir()
+    return CtxState(root=root, session_dir=session_dir)
+
+
+def _ctx_text_message(role: str, text: str) -> Message:
+    return {"role": role, "content": [{"type": "text", "text": text}]}
+
+
+def _ctx_text(message: Message) -> str:
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    assert isinstance(content, list), f"message content should be a list of parts, got {content!r}"
+    return "\n".join(
+        str(p.get("text", "")) for p in content if isinstance(p, dict) and p.get("type") == "text"
+    )
+
+
+def _ctx_parse_messages(state: CtxState, datatable: list[list[str]]) -> list[Message]:
+    """Rows ``role | text | repeat? | call?``: ``repeat`` repeats the text, ``call`` is the tool-call id(s)
+    of an assistant turn (comma-separated) or the ``toolCallId`` of a tool result."""
+    header, *rows = datatable
+    messages: list[Message] = []
+    for index, row in enumerate(rows):
+        cells = dict(zip(header, row, strict=True))
+        text = state.expand(cells["text"]) * int(cells.get("repeat") or 1)
+        message = _ctx_text_message(cells["role"], text)
+        call = (cells.get("call") or "").strip()
+        if cells["role"] == "assistant" and call:
+            message["toolCalls"] = [
+                {"id": c.strip(), "name": "read", "arguments": "{}"} for c in call.split(",") if c.strip()
+            ]
+        if cells["role"] == "tool":
+            message["toolCallId"] = call or f"call-{index}"
+        messages.append(message)
+    return messages
+
+
+def _ctx_conversation(count: int) -> list[Message]:
+    return [
+        _ctx_text_message("user" if i % 2 == 0 else "assistant", f"第 {i + 1} 条对话：讨论实现细节 {i}")
+        for i in range(count)
+    ]
+
+
+def _ctx_offloadable(message: Message, min_chars: int) -> bool:
+    if message.get("role") != "tool":
+        return False
+    text = _ctx_text(message)
+    return len(text) > min_chars and not text.lstrip().startswith(REFERENCE_PREFIX)
+
+
+def _ctx_files(directory: Path) -> list[str]:
+    if not directory.exists():
+        return []
+    return sorted(str(p) for p in directory.rglob("*") if p.is_file())
+
+
+def _ctx_real(path: str) -> str:
+    return os.path.realpath(path)
+
+
+def _ctx_reference_path(message: Message) -> str | None:
+    text = _ctx_text(message).strip()
+    if not text.startswith(REFERENCE_PREFIX):
+        return None
+    return text[len(REFERENCE_PREFIX) :].strip() or None
+
+
+def _ctx_synapse_warnings(caplog: pytest.LogCaptureFixture, since: int = 0) -> list[logging.LogRecord]:
+    return [
+        r
+        for r in caplog.records[since:]
+        if r.levelno == logging.WARNING and (r.name == "synapse" or r.name.startswith("synapse."))
+    ]
+
+
+def _ctx_storage(state: CtxState, synapse: contract.Implementation) -> contract.OffloadStorage:
+    if state.storage is None:
+        state.storage = synapse.offload_storage(state.session_dir)
+    return state.storage
+
+
+def _ctx_compactor(
+    state: CtxState, synapse: contract.Implementation, sleep: RecordingSleep
+) -> contract.ContextCompactor:
+    assert state.llm is not None, "the scenario did not set up the scripted model"
+    return synapse.context_compactor(
+        _ctx_storage(state, synapse),
+        state.llm,
+        token_counter=state.counter,
+        preserve_count=state.preserve_count,
+        target_tokens=state.target_tokens,
+        retry_count=state.retry_count,
+        model=state.compact_model,
+        sleep=sleep,
+    )
+
+
+def _ctx_result(state: CtxState) -> contract.OffloadResult:
+    assert state.offload_result is not None, "offloadIfNeeded was not called"
+    return state.offload_result
+
+
+def _ctx_compacted(state: CtxState) -> contract.CompactResult:
+    assert state.compact_result is not None, "compact was not called"
+    return state.compact_result
+
+
+def _ctx_llm(state: CtxState) -> contract.ScriptedLLM:
+    assert state.llm is not None, "the scenario did not set up the scripted model"
+    return state.llm
+
+
+# --------------------------------------------------------------------------------------------------------
+# Feature: Context offload 触发规则
+# --------------------------------------------------------------------------------------------------------
+
+
+@given("一个每字符计 1 token 的计数器与一个空的会话 offload 目录")
+def ctx_given_counter_and_dir(ctx_state: CtxState, synapse: contract.Implementation) -> None:
+    storage = _ctx_storage(ctx_state, synapse)
+    assert Path(storage.offloaded_dir) == ctx_state.offloaded_dir, (
+        f"offload files must live in <session dir>/offloaded, storage uses {storage.offloaded_dir}"
+    )
+    assert _ctx_files(ctx_state.offloaded_dir) == [], "a new session must start with no offload files"
+
+
+@given(parsers.re(r"ContextManager 参数为 `scanRatio=(?P<ratio>[0-9.]+)` 与 `minChars=(?P<min_chars>\d+)`"))
+def ctx_given_manager_params(ctx_state: CtxState, ratio: str, min_chars: str) -> None:
+    ctx_state.scan_ratio = float(ratio)
+    ctx_state.min_chars = int(min_chars)
+
+
+@given("历史消息为:")
+def ctx_given_messages(ctx_state: CtxState, datatable: list[list[str]]) -> None:
+    ctx_state.messages = _ctx_parse_messages(ctx_state, datatable)
+
+
+@given("`ContextManager.offloadThreshold` 高于当前历史 token")
+def ctx_given_threshold_above(ctx_state: CtxState) -> None:
+    ctx_state.offload_threshold = message_tokens(ctx_state.messages) + 1
+
+
+@given("当前 token 超过 offload 阈值")
+def ctx_given_threshold_exceeded(ctx_state: CtxState) -> None:
+    tokens = message_tokens(ctx_state.messages)
+    ctx_state.offload_threshold = tokens - 1
+
+
+@given("offload 阈值恰好等于当前历史 token")
+def ctx_given_threshold_equal(ctx_state: CtxState) -> None:
+    ctx_state.offload_threshold = message_tokens(ctx_state.messages)
+
+
+@given(parsers.parse("offload 阈值为 `{threshold:d}`"))
+def ctx_given_threshold(ctx_state: CtxState, threshold: int) -> None:
+    ctx_state.offload_threshold = threshold
+
+
+@given("历史中包含超长 `tool` 消息文本")
+def ctx_given_long_tool(ctx_state: CtxState, datatable: list[list[str]]) -> None:
+    ctx_state.messages = _ctx_parse_messages(ctx_state, datatable)
+    long_tools = [i for i, m in enumerate(ctx_state.messages) if _ctx_offloadable(m, ctx_state.min_chars)]
+    assert len(long_tools) == 1, "scenario data: exactly one tool message longer than minChars"
+    ctx_state.subject = long_tools[0]
+
+
+@given(parsers.re(r"`scanRatio=(?P<ratio>[0-9.]+)` 且前后半区都存在 tool 消息"))
+def ctx_given_scan_ratio(ctx_state: CtxState, ratio: str, datatable: list[list[str]]) -> None:
+    ctx_state.scan_ratio = float(ratio)
+    ctx_state.messages = _ctx_parse_messages(ctx_state, datatable)
+    scan_end = math.floor(len(ctx_state.messages) * ctx_state.scan_ratio)
+    front = [m for m in ctx_state.messages[:scan_end] if _ctx_offloadable(m, ctx_state.min_chars)]
+    back = [m for m in ctx_state.messages[scan_end:] if _ctx_offloadable(m, ctx_state.min_chars)]
+    assert front and back, "scenario data: both halves need a tool message long enough to be offloaded"
+
+
+@given("tool 文本长度小于等于 `minChars`")
+def ctx_given_short_tool(ctx_state: CtxState) -> None:
+    short = [
+        i
+        for i, m in enumerate(ctx_state.messages)
+        if m["role"] == "tool" and len(_ctx_text(m)) <= ctx_state.min_chars
+    ]
+    assert len(short) == 1, "scenario data: exactly one tool message of at most minChars characters"
+    ctx_state.subject = short[0]
+
+
+@given("tool 消息内容以 `Tool result is at:` 开头")
+def ctx_given_reference_tool(ctx_state: CtxState) -> None:
+    refs = [
+        i
+        for i, m in enumerate(ctx_state.messages)
+        if m["role"] == "tool" and _ctx_text(m).startswith(REFERENCE_PREFIX)
+    ]
+    assert len(refs) == 1, "scenario data: exactly one tool message that is already a reference"
+    assert len(_ctx_text(ctx_state.messages[refs[0]])) > ctx_state.min_chars, (
+        "scenario data: the reference must be longer than minChars, so only the prefix rule can keep it"
+    )
+    ctx_state.subject = refs[0]
+
+
+@given("offload 完成后 token 仍高于阈值")
+def ctx_given_still_over(ctx_state: CtxState) -> None:
+    assert ctx_state.offload_threshold is not None
+    rest = [m for m in ctx_state.messages if m["role"] != "tool"]
+    assert message_tokens(rest) >= ctx_state.offload_threshold, (
+        "scenario data: the messages that cannot be offloaded alone must reach the threshold"
+    )
+    assert any(_ctx_offloadable(m, ctx_state.min_chars) for m in ctx_state.messages), (
+        "scenario data: there must be something to offload"
+    )
+
+
+@when("调用 `offloadIfNeeded(messages)`")
+@when("`offloadIfNeeded(messages)` 返回结果")
+def ctx_when_offload(ctx_state: CtxState, synapse: contract.Implementation) -> None:
+    assert ctx_state.offload_threshold is not None, "the scenario did not set the offload threshold"
+    manager = synapse.context_manager(
+        _ctx_storage(ctx_state, synapse),
+        offload_threshold=ctx_state.offload_threshold,
+        scan_ratio=ctx_state.scan_ratio,
+        min_chars=ctx_state.min_chars,
+        token_counter=ctx_state.counter,
+    )
+    ctx_state.snapshot = copy.deepcopy(ctx_state.messages)
+    ctx_state.files_before = _ctx_files(ctx_state.offloaded_dir)
+    try:
+        ctx_state.offload_result = manager.offload_if_needed(ctx_state.messages)
+    except Exception as exc:
+        pytest.fail(f"offloadIfNeeded(messages) raised {exc!r}")
+
+
+@then(parsers.parse("`offloadedCount` 应为 `{count:d}`"))
+def ctx_then_offloaded_count(ctx_state: CtxState, count: int) -> None:
+    result = _ctx_result(ctx_state)
+    assert result.offloaded_count == count, f"offloadedCount should be {count}, got {result.offloaded_count}"
+
+
+@then("返回消息应与输入一致")
+def ctx_then_messages_unchanged(ctx_state: CtxState) -> None:
+    result = _ctx_result(ctx_state)
+    assert result.messages == ctx_state.snapshot, "the returned messages should equal the input messages"
+    assert ctx_state.messages == ctx_state.snapshot, "offloadIfNeeded must not modify the input messages"
+
+
+@then("offload 目录中不应写入任何文件")
+def ctx_then_no_files(ctx_state: CtxState) -> None:
+    written = sorted(set(_ctx_files(ctx_state.offloaded_dir)) - set(ctx_state.files_before))
+    assert written == [], f"no offload file should have been written, found {written}"
+
+
+@then("结果的 token 统计应与消息一致")
+def ctx_then_token_figures(ctx_state: CtxState) -> None:
+    result = _ctx_result(ctx_state)
+    assert ctx_state.offload_threshold is not None
+    previous = message_tokens(ctx_state.snapshot)
+    current = message_tokens(result.messages)
+    assert result.previous_tokens == previous, (
+        f"previousTokens should count the input history ({previous}), got {result.previous_tokens}"
+    )
+    assert result.current_tokens == current, (
+        f"currentTokens should count the returned history ({current}), got {result.current_tokens}"
+    )
+    assert result.freed_tokens == previous - current, (
+        f"freedTokens should be previousTokens - currentTokens = {previous - current}, "
+        f"got {result.freed_tokens}"
+    )
+    expected = current >= ctx_state.offload_threshold
+    assert result.still_exceeds_threshold is expected, (
+        f"stillExceedsThreshold should be {expected} (currentTokens {current}, threshold "
+        f"{ctx_state.offload_threshold}), got {result.still_exceeds_threshold}"
+    )
+
+
+@then("结果的 token 统计应与消息一致且 `stillExceedsThreshold` 为 `false`")
+def ctx_then_token_figures_not_exceeding(ctx_state: CtxState) -> None:
+    ctx_then_token_figures(ctx_state)
+    assert _ctx_result(ctx_state).still_exceeds_threshold is False, "stillExceedsThreshold should be false"
+    assert _ctx_result(ctx_state).freed_tokens == 0, "nothing was offloaded, so freedTokens should be 0"
+
+
+def _ctx_assert_offloaded(state: CtxState, index: int) -> None:
+    result = _ctx_result(state)
+    original = state.snapshot[index]
+    replaced = result.messages[index]
+    content = replaced.get("content")
+    assert isinstance(content, list) and len(content) == 1 and content[0].get("type") == "text", (
+        f"message {index} should be replaced by a single text part, got {content!r}"
+    )
+    text = content[0]["text"]
+    assert text.startswith(f"{REFERENCE_PREFIX} "), (
+        f"message {index} should read 'Tool result is at: <path>', got {text[:80]!r}"
+    )
+    path = Path(text[len(REFERENCE_PREFIX) + 1 :])
+    assert path.is_absolute(), f"the reference should carry the full path of the file, got {path}"
+    assert path.parent.resolve() == state.offloaded_dir.resolve(), (
+        f"the offload file should be in {state.offloaded_dir}, got {path}"
+    )
+    assert path.is_file(), f"the referenced offload file {path} should exist"
+    assert path.read_text(encoding="utf-8") == _ctx_text(original), (
+        f"the offload file {path} should hold the original tool output"
+    )
+    assert replaced.get("role") == "tool", "the replaced message should stay a tool message"
+    assert replaced.get("toolCallId") == original.get("toolCallId"), (
+        "the replaced message should keep its toolCallId"
+    )
+
+
+@then("目标 tool 消息应被替换为 `Tool result is at: <path>`")
+def ctx_then_replaced_by_reference(ctx_state: CtxState) -> None:
+    assert ctx_state.subject is not None
+    _ctx_assert_offloaded(ctx_state, ctx_state.subject)
+
+
+@then("其余消息应保持原样")
+def ctx_then_others_unchanged(ctx_state: CtxState) -> None:
+    result = _ctx_result(ctx_state)
+    assert len(result.messages) == len(ctx_state.snapshot), "offloading must not add or drop messages"
+    for index, original in enumerate(ctx_state.snapshot):
+        if index != ctx_state.subject:
+            assert result.messages[index] == original, f"message {index} should be unchanged"
+    assert ctx_state.messages == ctx_state.snapshot, "offloadIfNeeded must not modify the input messages"
+
+
+@then("仅前半区满足条件的 tool 消息会被 offload")
+def ctx_then_front_half_only(ctx_state: CtxState) -> None:
+    result = _ctx_result(ctx_state)
+    scan_end = math.floor(len(ctx_state.snapshot) * ctx_state.scan_ratio)
+    assert len(result.messages) == len(ctx_state.snapshot), "offloading must not add or drop messages"
+    expected = 0
+    for index, original in enumerate(ctx_state.snapshot):
+        if index < scan_end and _ctx_offloadable(original, ctx_state.min_chars):
+            _ctx_assert_offloaded(ctx_state, index)
+            expected += 1
+        else:
+            where = "in the back half (not scanned)" if index >= scan_end else "not eligible"
+            assert result.messages[index] == original, f"message {index} is {where} and should be unchanged"
+    assert result.offloaded_count == expected, (
+        f"offloadedCount should be {expected}, got {result.offloaded_count}"
+    )
+    assert len(_ctx_files(ctx_state.offloaded_dir)) == expected, (
+        f"exactly {expected} offload file(s) expected"
+    )
+
+
+@then("该消息应保持原样")
+@then("该消息应保持不变")
+def ctx_then_subject_unchanged(ctx_state: CtxState) -> None:
+    assert ctx_state.subject is not None
+    result = _ctx_result(ctx_state)
+    assert result.messages[ctx_state.subject] == ctx_state.snapshot[ctx_state.subject], (
+        f"tool message {ctx_state.subject} should be left exactly as it was"
+    )
+
+
+@then("`offloadedCount` 不增加")
+def ctx_then_count_not_increased(ctx_state: CtxState) -> None:
+    result = _ctx_result(ctx_state)
+    others = sum(
+        1
+        for i, m in enumerate(ctx_state.snapshot)
+        if i != ctx_state.subject and _ctx_offloadable(m, ctx_state.min_chars)
+    )
+    assert result.offloaded_count == others, (
+        f"only the {others} long tool message(s) should count as offloaded, got {result.offloaded_count}"
+    )
+    assert len(_ctx_files(ctx_state.offloaded_dir)) == others, f"exactly {others} offload file(s) expected"
+
+
+@then("`stillExceedsThreshold` 应为 `true`")
+def ctx_then_still_exceeds(ctx_state: CtxState) -> None:
+    result = _ctx_result(ctx_state)
+    assert ctx_state.offload_threshold is not None
+    assert result.still_exceeds_threshold is True, "stillExceedsThreshold should be true"
+    assert result.current_tokens >= ctx_state.offload_threshold, (
+        f"currentTokens {result.current_tokens} should still reach the threshold "
+        f"{ctx_state.offload_threshold}"
+    )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Feature: Context compaction 触发规则
+# --------------------------------------------------------------------------------------------------------
+
+
+@given("一个注入了 ContextManager 与 ContextCompactor 替身的 `ContextOrchestrator`，配置为:")
+def ctx_given_orchestrator(
+    ctx_state: CtxState,
+    synapse: contract.Implementation,
+    recording_sleep: RecordingSleep,
+    datatable: list[list[str]],
+) -> None:
+    header, values = datatable[0], datatable[1]
+    settings = {k: int(v) for k, v in zip(header, values, strict=True)}
+    ctx_state.orch_settings = settings
+    ctx_state.orchestrator = synapse.context_orchestrator(
+        synapse.scripted_llm("main-model"),
+        token_counter=ctx_state.counter,
+        sleep=recording_sleep,
+        context_manager=ctx_state.offload_double,
+        compactor=ctx_state.compact_double,
+        offload_threshold=settings["offloadThreshold"],
+        compact_trigger_threshold=settings["compactTriggerThreshold"],
+        compact_cooldown_steps=settings["compactCooldownSteps"],
+    )
+
+
+@given("会话历史有 8 条消息且会话 offload 目录存在")
+def ctx_given_orchestrator_history(ctx_state: CtxState) -> None:
+    ctx_state.messages = _ctx_conversation(8)
+    ctx_state.offload_dir = ctx_state.session_dir
+    ctx_state.offload_dir.mkdir(parents=True, exist_ok=True)
+
+
+@given("offload 替身报告:")
+@given("offload 替身每一步都报告:")
+def ctx_given_offload_report(ctx_state: CtxState, datatable: list[list[str]]) -> None:
+    header, values = datatable[0], datatable[1]
+    ctx_state.offload_double.report = {k: int(v) for k, v in zip(header, values, strict=True)}
+    report = ctx_state.offload_double.report
+    assert report["freedTokens"] == report["previousTokens"] - report["currentTokens"], (
+        "scenario data: freedTokens must be previousTokens - currentTokens"
+    )
+
+
+@given(
+    parsers.re(
+        r"`stillExceedsThreshold=(?P<flag>true|false)`"
+        r"(?: (?:且|但) `freedTokens (?P<op><|>=) compactTriggerThreshold`)?"
+    )
+)
+def ctx_given_still_exceeds_flag(ctx_state: CtxState, flag: str, op: str | None) -> None:
+    report = ctx_state.offload_double.report
+    still = flag == "true"
+    assert still == (report["currentTokens"] >= ctx_state.orch_settings["offloadThreshold"]), (
+        "scenario data: stillExceedsThreshold must agree with currentTokens and offloadThreshold"
+    )
+    trigger = ctx_state.orch_settings["compactTriggerThreshold"]
+    if op == "<":
+        assert report["freedTokens"] < trigger, "scenario data: freedTokens must be below the trigger"
+    elif op == ">=":
+        assert report["freedTokens"] >= trigger, "scenario data: freedTokens must reach the trigger"
+    ctx_state.offload_double.still_exceeds = still
+
+
+@given(parsers.re(r"此前的 compact 尝试: (?P<prior>从未尝试|恰好在 `compactCooldownSteps` 步之前尝试过)"))
+def ctx_given_prior_attempt(ctx_state: CtxState, prior: str) -> None:
+    ctx_state.prior_attempt = prior
+
+
+def _ctx_orchestrate(state: CtxState) -> contract.OrchestratorResult:
+    assert state.orchestrator is not None and state.offload_dir is not None
+    try:
+        return run(state.orchestrator.offload_if_needed(state.messages, state.offload_dir))
+    except Exception as exc:
+        pytest.fail(f"ContextOrchestrator.offloadIfNeeded raised {exc!r}")
+
+
+def _ctx_run_steps(state: CtxState, steps: int, *, expect_compacts: int) -> None:
+    for _ in range(steps):
+        _ctx_orchestrate(state)
+        assert len(state.compact_double.calls) == expect_compacts, (
+            f"after step {len(state.offload_double.calls)} compact should have been called {expect_compacts} "
+            f"time(s), got {len(state.compact_double.calls)}"
+        )
+
+
+@given("compact 冷却期已满足")
+def ctx_given_cooldown_satisfied(ctx_state: CtxState) -> None:
+    cooldown = ctx_state.orch_settings["compactCooldownSteps"]
+    if ctx_state.prior_attempt == "从未尝试":
+        assert ctx_state.offload_double.calls == [] and ctx_state.compact_double.calls == [], (
+            "the orchestrator must not have run any step yet"
+        )
+        return
+    # An attempt at step 1, then the steps inside the cooldown: the next step is exactly
+    # compactCooldownSteps after the attempt.
+    _ctx_run_steps(ctx_state, 1, expect_compacts=1)
+    _ctx_run_steps(ctx_state, cooldown - 1, expect_compacts=1)
+
+
+@given(parsers.re(r"compact 替身返回 `success=(?P<success>true|false)`"))
+def ctx_given_compact_success(ctx_state: CtxState, success: str) -> None:
+    ctx_state.compact_double.success = success == "true"
+
+
+@given("上一次 compact 尝试发生在最近 `compactCooldownSteps` 内")
+def ctx_given_recent_attempt(ctx_state: CtxState) -> None:
+    _ctx_run_steps(ctx_state, 1, expect_compacts=1)
+
+
+@when("`ContextOrchestrator.offloadIfNeeded(...)` 执行")
+@when("执行 `offloadIfNeeded(...)`")
+def ctx_when_orchestrate(ctx_state: CtxState, caplog: pytest.LogCaptureFixture) -> None:
+    ctx_state.compact_calls_before = len(ctx_state.compact_double.calls)
+    ctx_state.log_mark = len(caplog.records)
+    ctx_state.orch_result = _ctx_orchestrate(ctx_state)
+
+
+@when("再次执行 `offloadIfNeeded(...)`")
+def ctx_when_orchestrate_again(ctx_state: CtxState) -> None:
+    ctx_state.compact_calls_before = len(ctx_state.compact_double.calls)
+    steps_before = len(ctx_state.offload_double.calls)
+    cooldown = ctx_state.orch_settings["compactCooldownSteps"]
+    for _ in range(cooldown - 1):
+        ctx_state.orch_result = _ctx_orchestrate(ctx_state)
+    assert len(ctx_state.offload_double.calls) == steps_before + cooldown - 1, (
+        "every offloadIfNeeded call should run the offload once"
+    )
+
+
+def _ctx_orch_result(state: CtxState) -> contract.OrchestratorResult:
+    assert state.orch_result is not None, "ContextOrchestrator.offloadIfNeeded was not called"
+    return state.orch_result
+
+
+@then("应调用 `ContextCompactor.compact(...)`")
+def ctx_then_compact_called(ctx_state: CtxState) -> None:
+    calls = ctx_state.compact_double.calls
+    assert len(calls) == ctx_state.compact_calls_before + 1, (
+        f"compact should have been called once in this step, "
+        f"got {len(calls) - ctx_state.compact_calls_before}"
+    )
+    assert calls[-1] == ctx_state.messages, "compact should receive the history as left by the offload"
+    assert ctx_state.offload_double.calls[-1] == ctx_state.messages, (
+        "the offload should run on the history first"
+    )
+
+
+@then("编排结果应采用 compact 替身返回的消息")
+def ctx_then_uses_compacted(ctx_state: CtxState) -> None:
+    result = _ctx_orch_result(ctx_state)
+    record = ctx_state.compact_double.returned[-1]
+    assert result.messages == record.messages, (
+        "after a successful compact the compacted messages are the history"
+    )
+    assert result.compact_result is not None and result.compact_result.success, (
+        "a successful compaction should be reported in compactResult"
+    )
+
+
+@then("不应调用 compact")
+def ctx_then_compact_not_called(ctx_state: CtxState) -> None:
+    assert ctx_state.offload_double.calls == [ctx_state.messages], (
+        "the offload should have run once on the history"
+    )
+    assert ctx_state.compact_double.calls == [], (
+        f"compact should not be called, it was called {len(ctx_state.compact_double.calls)} time(s)"
+    )
+    assert _ctx_orch_result(ctx_state).compact_result is None, (
+        "no compaction ran, so compactResult should be None"
+    )
+
+
+@then("编排结果应采用 offload 替身返回的消息")
+def ctx_then_uses_offloaded(ctx_state: CtxState) -> None:
+    result = _ctx_orch_result(ctx_state)
+    count = ctx_state.offload_double.report["offloadedCount"]
+    if count > 0:
+        assert result.messages == ctx_state.offload_double.returned[-1], (
+            "when messages were offloaded, the offloaded history should be returned"
+        )
+        assert result.offload_result is not None and result.offload_result.offloaded_count == count, (
+            f"offloadResult should report offloadedCount={count}"
+        )
+    else:
+        assert result.messages == ctx_state.messages, "with nothing offloaded the history should be returned"
+        assert result.offload_result is None, "with nothing offloaded offloadResult should be None"
+
+
+@then("日志应记录 context 卸载后仍超阈值的 warning")
+def ctx_then_still_over_warning(ctx_state: CtxState, caplog: pytest.LogCaptureFixture) -> None:
+    assert _ctx_synapse_warnings(caplog, ctx_state.log_mark), (
+        "a WARNING from a synapse.* logger should say the context still exceeds the threshold"
+    )
+
+
+@then("日志不应记录 context 仍超阈值的 warning")
+def ctx_then_no_warning(ctx_state: CtxState, caplog: pytest.LogCaptureFixture) -> None:
+    warnings = _ctx_synapse_warnings(caplog, ctx_state.log_mark)
+    assert warnings == [], (
+        f"no warning expected below the threshold, got {[w.getMessage() for w in warnings]}"
+    )
+
+
+@then("不应再次触发 compact")
+def ctx_then_no_second_compact(ctx_state: CtxState) -> None:
+    assert len(ctx_state.compact_double.calls) == 1, (
+        f"within compactCooldownSteps of the last attempt compact must not run again, it ran "
+        f"{len(ctx_state.compact_double.calls)} time(s) in total"
+    )
+
+
+@then("冷却期满后的下一步应再次触发 compact")
+def ctx_then_compact_after_cooldown(ctx_state: CtxState) -> None:
+    _ctx_run_steps(ctx_state, 1, expect_compacts=2)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Features: Offload 引用恢复安全边界, 压缩重试与回退, 卸载文件清理容错 (and the split fix)
+# --------------------------------------------------------------------------------------------------------
+
+
+@given('一个会话 offload 目录与一个使用脚本化模型 "main-model" 的 ContextCompactor（`preserveCount=5`）')
+def ctx_given_compactor(
+    ctx_state: CtxState, synapse: contract.Implementation, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SYNAPSE_COMPACT_MODEL", raising=False)
+    ctx_state.offloaded_dir.mkdir(parents=True)
+    ctx_state.outside_dir.mkdir()
+    ctx_state.llm = synapse.scripted_llm("main-model")
+    ctx_state.preserve_count = 5
+
+
+@given("offload 文件:")
+def ctx_given_offload_files(ctx_state: CtxState, datatable: list[list[str]]) -> None:
+    header, *rows = datatable
+    for row in rows:
+        cells = dict(zip(header, row, strict=True))
+        path = Path(ctx_state.expand(cells["file"]))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(cells["content"], encoding="utf-8")
+        ctx_state.files[str(path)] = cells["content"]
+        if cells.get("删除时抛错") == "是":
+            ctx_state.deny.append(str(path))
+
+
+@given("卸载目录内有一个指向 `{outside}/secret.txt` 的符号链接 `{offloaded}/link.txt`")
+def ctx_given_symlink(ctx_state: CtxState) -> None:
+    (ctx_state.offloaded_dir / "link.txt").symlink_to(ctx_state.outside_dir / "secret.txt")
+
+
+@given("历史中同时存在 `tool` 与 `user` 消息且都包含 `Tool result is at:` 文本")
+def ctx_given_mixed_references(ctx_state: CtxState, datatable: list[list[str]]) -> None:
+    ctx_state.messages = _ctx_parse_messages(ctx_state, datatable)
+    roles = {m["role"] for m in ctx_state.messages if _ctx_reference_path(m)}
+    assert {"tool", "user"} <= roles, "scenario data: tool and user messages must both hold references"
+
+
+@given("`tool` 消息引用了 offload 目录之外的绝对路径")
+def ctx_given_outside_reference(ctx_state: CtxState, datatable: list[list[str]]) -> None:
+    ctx_state.messages = _ctx_parse_messages(ctx_state, datatable)
+    base = _ctx_real(str(ctx_state.offloaded_dir))
+    for index, message in enumerate(ctx_state.messages):
+        path = _ctx_reference_path(message) if message["role"] == "tool" else None
+        if path and os.path.commonpath([base, _ctx_real(path)]) != base:
+            ctx_state.subject = index
+            break
+    assert ctx_state.subject is not None, "scenario data: a tool message must reference a file outside"
+    assert Path(_ctx_real(str(ctx_state.outside_dir / "secret.txt"))).is_file(), "the outside file must exist"
+
+
+@when("执行压缩前的引用恢复")
+@when("执行内容恢复")
+def ctx_when_restore(
+    ctx_state: CtxState,
+    synapse: contract.Implementation,
+    recording_sleep: RecordingSleep,
+    ctx_fs_audit: CtxFsAudit,
+) -> None:
+    compactor = _ctx_compactor(ctx_state, synapse, recording_sleep)
+    ctx_state.snapshot = copy.deepcopy(ctx_state.messages)
+    ctx_fs_audit.opened.clear()
+    try:
+        ctx_state.restored = compactor.restore_offloaded_content(ctx_state.messages)
+    except Exception as exc:
+        pytest.fail(f"restoring offloaded content raised {exc!r}")
+
+
+def _ctx_restored(state: CtxState) -> list[Message]:
+    assert state.restored is not None, "restore was not run"
+    assert len(state.restored) == len(state.snapshot), "restoring must not add or drop messages"
+    return state.restored
+
+
+@then("只应替换 `tool` 消息内容")
+def ctx_then_tool_restored(ctx_state: CtxState) -> None:
+    restored = _ctx_restored(ctx_state)
+    replaced = 0
+    for index, original in enumerate(ctx_state.snapshot):
+        if original["role"] != "tool":
+            continue
+        path = _ctx_reference_path(original)
+        assert path is not None and path in ctx_state.files, (
+            "scenario data: tool messages reference offload files"
+        )
+        expected = {**original, "content": [{"type": "text", "text": ctx_state.files[path]}]}
+        assert restored[index] == expected, (
+            f"tool message {index} should carry the content of {path} (role and toolCallId kept), "
+            f"got {restored[index]!r}"
+        )
+        replaced += 1
+    assert replaced > 0, "scenario data: there must be a tool reference to restore"
+
+
+@then("非 `tool` 消息应保持原文不变")
+def ctx_then_non_tool_unchanged(ctx_state: CtxState) -> None:
+    restored = _ctx_restored(ctx_state)
+    for index, original in enumerate(ctx_state.snapshot):
+        if original["role"] != "tool":
+            assert restored[index] == original, (
+                f"{original['role']} message {index} should keep its reference text, got {restored[index]!r}"
+            )
+
+
+@then("输入的历史不应被修改")
+def ctx_then_input_untouched(ctx_state: CtxState) -> None:
+    assert ctx_state.messages == ctx_state.snapshot, "restoring must work on a copy, the history was modified"
+
+
+@then("应跳过该引用不读取文件")
+def ctx_then_outside_not_read(ctx_state: CtxState, ctx_fs_audit: CtxFsAudit) -> None:
+    assert ctx_state.subject is not None
+    reference = _ctx_reference_path(ctx_state.snapshot[ctx_state.subject])
+    assert reference is not None
+    forbidden = {
+        os.path.normpath(reference),
+        os.path.normpath(str(ctx_state.outside_dir / "secret.txt")),
+        _ctx_real(reference),
+    }
+    opened = [p for p in ctx_fs_audit.opened if p in forbidden]
+    assert opened == [], f"the out-of-scope file must not be opened, it was: {opened}"
+    restored = _ctx_restored(ctx_state)
+    assert "目录外的机密内容" not in _ctx_text(restored[ctx_state.subject]), "out-of-scope content leaked"
+
+
+@then("原消息内容保持不变")
+def ctx_then_subject_kept(ctx_state: CtxState) -> None:
+    assert ctx_state.subject is not None
+    restored = _ctx_restored(ctx_state)
+    assert restored[ctx_state.subject] == ctx_state.snapshot[ctx_state.subject], (
+        "the message referencing an out-of-scope path should stay exactly as it was"
+    )
+
+
+@then("目录内的引用仍应被恢复")
+def ctx_then_inside_restored(ctx_state: CtxState, ctx_fs_audit: CtxFsAudit) -> None:
+    restored = _ctx_restored(ctx_state)
+    inside = str(ctx_state.offloaded_dir / "inside.txt")
+    index = next(i for i, m in enumerate(ctx_state.snapshot) if _ctx_reference_path(m) == inside)
+    assert _ctx_text(restored[index]) == ctx_state.files[inside], "the in-scope reference should be restored"
+    assert ctx_fs_audit.opened_any({os.path.normpath(inside), _ctx_real(inside)}), (
+        "the spec observes file reads through Python's 'open' audit event; the in-scope file was restored "
+        "without one, so this implementation's reads cannot be observed"
+    )
+
+
+@given("`tool` 消息引用的 offload 文件已不存在")
+def ctx_given_missing_reference(ctx_state: CtxState, datatable: list[list[str]]) -> None:
+    ctx_state.messages = _ctx_parse_messages(ctx_state, datatable)
+    refs = [i for i, m in enumerate(ctx_state.messages) if m["role"] == "tool" and _ctx_reference_path(m)]
+    assert len(refs) == 1, "scenario data: exactly one tool reference"
+    path = _ctx_reference_path(ctx_state.messages[refs[0]])
+    assert path is not None and not Path(path).exists(), "scenario data: the referenced file must not exist"
+    ctx_state.subject = refs[0]
+
+
+@given(parsers.parse('模型的总结回复为 "{text}"'))
+def ctx_given_summary_reply(ctx_state: CtxState, text: str) -> None:
+    ctx_state.summary = text.replace("\\n", "\n")
+    _ctx_llm(ctx_state).reply_text(ctx_state.summary)
+
+
+@when("执行恢复流程")
+@when("执行 compact 清理阶段")
+@when("执行 compact")
+def ctx_when_compact(
+    ctx_state: CtxState,
+    synapse: contract.Implementation,
+    recording_sleep: RecordingSleep,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    compactor = _ctx_compactor(ctx_state, synapse, recording_sleep)
+    ctx_state.snapshot = copy.deepcopy(ctx_state.messages)
+    ctx_state.log_mark = len(caplog.records)
+    try:
+        ctx_state.compact_result = run(compactor.compact(ctx_state.messages))
+    except Exception as exc:
+        pytest.fail(f"compact must not raise (failures are reported with success=false), it raised {exc!r}")
+
+
+@then("该消息应替换为 `[Content unavailable: <path>]`")
+def ctx_then_placeholder(ctx_state: CtxState) -> None:
+    assert ctx_state.subject is not None
+    llm = _ctx_llm(ctx_state)
+    assert len(llm.calls) == 1, f"the summary model should be called once, got {len(llm.calls)} call(s)"
+    original = ctx_state.snapshot[ctx_state.subject]
+    path = _ctx_reference_path(original)
+    sent = [m for m in llm.calls[0].messages if m.get("toolCallId") == original["toolCallId"]]
+    assert len(sent) == 1, "the tool message should be sent to the summary model"
+    expected = [{"type": "text", "text": f"[Content unavailable: {path}]"}]
+    assert sent[0]["content"] == expected, (
+        f"the missing file should become {expected!r}, got {sent[0]['content']!r}"
+    )
+
+
+def _ctx_assert_compacted(state: CtxState, preserved: int) -> contract.CompactResult:
+    result = _ctx_compacted(state)
+    assert result.success is True, "compaction should succeed"
+    assert state.summary is not None
+    expected_head = _ctx_text_message("user", COMPRESSED_PREFIX + state.summary)
+    assert result.messages[0] == expected_head, (
+        "the first message should be the user message '[Compressed History]\\n\\n<summary>', "
+        f"got {result.messages[0]!r}"
+    )
+    assert result.messages[1:] == state.snapshot[len(state.snapshot) - preserved :], (
+        f"the last {preserved} messages should be kept unchanged after the summary"
+    )
+    assert result.preserved_count == preserved, (
+        f"preservedCount should be {preserved}, got {result.preserved_count}"
+    )
+    previous, current = message_tokens(state.snapshot), message_tokens(result.messages)
+    assert (result.previous_tokens, result.current_tokens, result.freed_tokens) == (
+        previous,
+        current,
+        previous - current,
+    ), "previousTokens/currentTokens/freedTokens should count the history before and after"
+    return result
+
+
+@then("压缩流程不应因此中断")
+def ctx_then_compaction_completed(ctx_state: CtxState) -> None:
+    _ctx_assert_compacted(ctx_state, ctx_state.preserve_count)
+
+
+@given("末尾保留消息中仍包含 `Tool result is at: <file>` 引用")
+def ctx_given_tail_reference(ctx_state: CtxState, datatable: list[list[str]]) -> None:
+    ctx_state.messages = _ctx_parse_messages(ctx_state, datatable)
+    tail_start = len(ctx_state.messages) - ctx_state.preserve_count
+    refs = [
+        i
+        for i, m in enumerate(ctx_state.messages)
+        if i >= tail_start and m["role"] == "tool" and _ctx_reference_path(m)
+    ]
+    assert len(refs) == 1, "scenario data: exactly one tool reference in the kept tail"
+    ctx_state.subject = refs[0]
+
+
+def _ctx_subject_file(state: CtxState) -> str:
+    assert state.subject is not None
+    path = _ctx_reference_path(state.snapshot[state.subject])
+    assert path is not None and path in state.files
+    return path
+
+
+@then("该文件不应被删除")
+def ctx_then_file_kept(ctx_state: CtxState) -> None:
+    path = _ctx_subject_file(ctx_state)
+    assert Path(path).is_file(), f"{path} is still referenced by the kept tail and must not be deleted"
+    assert Path(path).read_text(encoding="utf-8") == ctx_state.files[path], f"{path} should keep its content"
+    deleted = {_ctx_real(p) for p in _ctx_compacted(ctx_state).deleted_files}
+    assert _ctx_real(path) not in deleted, f"deletedFiles must not list the retained file {path}"
+
+
+@then("保留区消息应继续保持路径引用形式")
+def ctx_then_tail_keeps_reference(ctx_state: CtxState) -> None:
+    result = _ctx_assert_compacted(ctx_state, ctx_state.preserve_count)
+    path = _ctx_subject_file(ctx_state)
+    tail_refs = [m for m in result.messages[1:] if m["role"] == "tool"]
+    assert [_ctx_text(m) for m in tail_refs] == [f"{REFERENCE_PREFIX} {path}"], (
+        "the kept tool message should still read 'Tool result is at: <path>'"
+    )
+
+
+@then("未被保留区引用的卸载文件应被删除并列入 `deletedFiles`")
+def ctx_then_others_deleted(ctx_state: CtxState) -> None:
+    kept = _ctx_subject_file(ctx_state)
+    others = {_ctx_real(p) for p in ctx_state.files if p != kept}
+    for path in others:
+        assert not Path(path).exists(), f"{path} is not referenced by the kept tail and should be deleted"
+    deleted = [_ctx_real(p) for p in _ctx_compacted(ctx_state).deleted_files]
+    assert sorted(deleted) == sorted(others), (
+        f"deletedFiles should list exactly {sorted(others)}, got {deleted}"
+    )
+
+
+@given(parsers.parse("历史消息为 {count:d} 条普通对话消息"))
+def ctx_given_conversation(ctx_state: CtxState, count: int) -> None:
+    ctx_state.messages = _ctx_conversation(count)
+
+
+@given(parsers.parse("ContextCompactor 的 `retryCount={count:d}`"))
+def ctx_given_retry_count(ctx_state: CtxState, count: int) -> None:
+    ctx_state.retry_count = count
+
+
+@given("总结生成第一次调用失败且 `retryCount>=2`")
+def ctx_given_first_attempt_fails(ctx_state: CtxState) -> None:
+    assert ctx_state.retry_count >= 2, "scenario data: retryCount must allow a second attempt"
+    _ctx_llm(ctx_state).fail(RuntimeError(SUMMARY_ERROR), times=1)
+
+
+@given("总结生成连续失败直至重试耗尽")
+def ctx_given_all_attempts_fail(ctx_state: CtxState) -> None:
+    _ctx_llm(ctx_state).fail(RuntimeError(SUMMARY_ERROR), times=ctx_state.retry_count)
+
+
+@then("应按重试策略进行下一次调用")
+def ctx_then_retried(
+    ctx_state: CtxState, recording_sleep: RecordingSleep, caplog: pytest.LogCaptureFixture
+) -> None:
+    calls = _ctx_llm(ctx_state).calls
+    assert len(calls) == 2, (
+        f"after one failure the summary should be asked once more, got {len(calls)} call(s)"
+    )
+    assert (calls[1].system_prompt, list(calls[1].messages)) == (
+        calls[0].system_prompt,
+        list(calls[0].messages),
+    ), "the retry should send the same summary request"
+    assert recording_sleep.delays == [pytest.approx(0.1)], (
+        f"one wait of 0.1 s (0.1 x attempt) through the injected sleep expected, got {recording_sleep.delays}"
+    )
+    assert _ctx_synapse_warnings(caplog, ctx_state.log_mark), (
+        "the failed attempt should be logged as a WARNING"
+    )
+
+
+@then("后续成功时整体压缩结果应为 `success=true`")
+def ctx_then_success_after_retry(ctx_state: CtxState) -> None:
+    _ctx_assert_compacted(ctx_state, ctx_state.preserve_count)
+
+
+@then("返回应为 `success=false`")
+def ctx_then_failed(ctx_state: CtxState) -> None:
+    assert _ctx_compacted(ctx_state).success is False, "compaction should report success=false"
+
+
+@then("`messages` 应等于原始历史且 `freedTokens=0`")
+def ctx_then_original_history(ctx_state: CtxState) -> None:
+    result = _ctx_compacted(ctx_state)
+    assert result.messages == ctx_state.snapshot, "a failed compaction should return the original history"
+    assert ctx_state.messages == ctx_state.snapshot, "a failed compaction must not modify the history"
+    assert result.freed_tokens == 0, f"freedTokens should be 0, got {result.freed_tokens}"
+    tokens = message_tokens(ctx_state.snapshot)
+    assert (result.previous_tokens, result.current_tokens) == (tokens, tokens), (
+        f"previousTokens and currentTokens should both be the history's {tokens} tokens"
+    )
+
+
+@then(parsers.parse("模型应被调用 `{count:d}` 次且每次失败都记录 warning"))
+def ctx_then_attempts(
+    ctx_state: CtxState, count: int, recording_sleep: RecordingSleep, caplog: pytest.LogCaptureFixture
+) -> None:
+    calls = _ctx_llm(ctx_state).calls
+    assert len(calls) == count, f"retryCount={count} means {count} attempts in total, got {len(calls)}"
+    expected = [pytest.approx(0.1 * attempt) for attempt in range(1, count)]
+    assert recording_sleep.delays == expected, (
+        f"waits of 0.1 x attempt between attempts expected ({[0.1 * a for a in range(1, count)]}), "
+        f"got {recording_sleep.delays}"
+    )
+    warnings = _ctx_synapse_warnings(caplog, ctx_state.log_mark)
+    assert len(warnings) >= count, (
+        f"each of the {count} failed attempts should log a WARNING, got {len(warnings)}"
+    )
+
+
+@then("offload 目录中的文件不应被删除")
+def ctx_then_files_untouched(ctx_state: CtxState) -> None:
+    for path, content in ctx_state.files.items():
+        assert Path(path).is_file() and Path(path).read_text(encoding="utf-8") == content, (
+            f"{path} was touched"
+        )
+    assert _ctx_compacted(ctx_state).deleted_files == [], "deletedFiles should be empty"
+
+
+@given("历史消息数量 `<= preserveCount`")
+def ctx_given_short_history(ctx_state: CtxState) -> None:
+    assert len(ctx_state.messages) <= ctx_state.preserve_count, (
+        "scenario data: history no longer than preserveCount"
+    )
+
+
+@then("不应触发 LLM 总结调用")
+def ctx_then_no_llm_call(ctx_state: CtxState) -> None:
+    calls = _ctx_llm(ctx_state).calls
+    assert list(calls) == [], f"no summary call expected for a short history, got {len(calls)}"
+
+
+@then("结果应保持原历史并返回 `freedTokens=0`")
+def ctx_then_short_history_kept(ctx_state: CtxState) -> None:
+    result = _ctx_compacted(ctx_state)
+    assert result.messages == ctx_state.snapshot, "a skipped compaction should return the history unchanged"
+    assert result.freed_tokens == 0, f"freedTokens should be 0, got {result.freed_tokens}"
+    assert result.success is True, "skipping a short history is not a failure (success=true)"
+    assert result.preserved_count == len(ctx_state.snapshot), (
+        "every message is kept (preservedCount = length)"
+    )
+    tokens = message_tokens(ctx_state.snapshot)
+    assert (result.previous_tokens, result.current_tokens) == (tokens, tokens), (
+        "token figures should be unchanged"
+    )
+
+
+@given("compact options 未设置 `model`")
+def ctx_given_no_compact_model(ctx_state: CtxState) -> None:
+    ctx_state.compact_model = None
+
+
+@then("不应调用 `withModel` 切换模型")
+def ctx_then_no_with_model(ctx_state: CtxState) -> None:
+    llm = _ctx_llm(ctx_state)
+    assert list(llm.with_model_calls) == [], (
+        f"withModel should not be called, got {list(llm.with_model_calls)}"
+    )
+    assert [c.model for c in llm.calls] == ["main-model"], (
+        "the summary should be asked once from the current model 'main-model', "
+        f"got {[c.model for c in llm.calls]}"
+    )
+
+
+@then("仍应正常完成摘要生成")
+def ctx_then_summary_done(ctx_state: CtxState) -> None:
+    _ctx_assert_compacted(ctx_state, ctx_state.preserve_count)
+    call = _ctx_llm(ctx_state).calls[0]
+    assert call.max_tokens == math.ceil(ctx_state.target_tokens * 1.2), (
+        "the summary call should allow ceil(targetTokens x 1.2) = "
+        f"{math.ceil(ctx_state.target_tokens * 1.2)} "
+        f"tokens, got {call.max_tokens}"
+    )
+    assert str(ctx_state.target_tokens) in call.system_prompt, (
+        "the summary prompt should state the target length"
+    )
+    assert list(call.tools) == [], "the summary call should offer no tools"
+
+
+@given("offload 目录中多个文件且其中一个删除会抛错")
+def ctx_given_undeletable(ctx_state: CtxState, datatable: list[list[str]], ctx_fs_audit: CtxFsAudit) -> None:
+    ctx_given_offload_files(ctx_state, datatable)
+    assert len(ctx_state.deny) == 1 and len(ctx_state.files) >= 3, (
+        "scenario data: several files, one undeletable"
+    )
+    ctx_fs_audit.deny_remove.update(os.path.normpath(p) for p in ctx_state.deny)
+
+
+@given("`retainedFiles` 集合包含当前会话仍被引用的文件")
+def ctx_given_retained(ctx_state: CtxState, datatable: list[list[str]]) -> None:
+    ctx_state.retained = [ctx_state.expand(row[0]) for row in datatable[1:]]
+    assert all(p in ctx_state.files for p in ctx_state.retained), "scenario data: retained files must exist"
+
+
+@when("执行清理")
+@when("执行 cleanupOffloadedFiles")
+def ctx_when_cleanup(
+    ctx_state: CtxState,
+    synapse: contract.Implementation,
+    recording_sleep: RecordingSleep,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    compactor = _ctx_compactor(ctx_state, synapse, recording_sleep)
+    ctx_state.log_mark = len(caplog.records)
+    try:
+        ctx_state.deleted = compactor.cleanup_offloaded_files(set(ctx_state.retained))
+    except Exception as exc:
+        ctx_state.error = exc
+
+
+def _ctx_deleted(state: CtxState) -> list[str]:
+    if state.error is not None:
+        pytest.fail(f"cleanupOffloadedFiles must not raise, it raised {state.error!r}")
+    assert state.deleted is not None
+    return state.deleted
+
+
+@then("其余可删文件应继续删除成功")
+def ctx_then_rest_deleted(ctx_state: CtxState) -> None:
+    deleted = _ctx_deleted(ctx_state)
+    deletable = sorted(_ctx_real(p) for p in ctx_state.files if p not in ctx_state.deny)
+    for path in deletable:
+        assert not Path(path).exists(), f"{path} should have been deleted despite the other file's failure"
+    for path in ctx_state.deny:
+        assert Path(path).is_file(), f"{path} could not be deleted and should still be there"
+    assert sorted(_ctx_real(p) for p in deleted) == deletable, (
+        f"the deleted list should hold exactly the deleted files {deletable}, got {deleted}"
+    )
+
+
+@then("流程仅记录告警而不抛出整体异常")
+def ctx_then_only_warning(
+    ctx_state: CtxState, caplog: pytest.LogCaptureFixture, ctx_fs_audit: CtxFsAudit
+) -> None:
+    _ctx_deleted(ctx_state)
+    denied = {os.path.normpath(p) for p in ctx_state.deny}
+    assert denied & set(ctx_fs_audit.remove_attempts), "the undeletable file should have been attempted"
+    assert _ctx_synapse_warnings(caplog, ctx_state.log_mark), (
+        "the failed deletion should be logged as a WARNING"
+    )
+
+
+@then("被引用文件不应删除")
+def ctx_then_retained_kept(ctx_state: CtxState) -> None:
+    _ctx_deleted(ctx_state)
+    for path in ctx_state.retained:
+        assert Path(path).is_file(), f"{path} is in retainedFiles and must not be deleted"
+        assert Path(path).read_text(encoding="utf-8") == ctx_state.files[path], (
+            f"{path} should keep its content"
+        )
+
+
+@then("返回的 deleted 列表不应包含这些路径")
+def ctx_then_retained_not_listed(ctx_state: CtxState) -> None:
+    deleted = sorted(_ctx_real(p) for p in _ctx_deleted(ctx_state))
+    retained = {_ctx_real(p) for p in ctx_state.retained}
+    assert not retained & set(deleted), f"the deleted list must not contain retained files, got {deleted}"
+    others = sorted(_ctx_real(p) for p in ctx_state.files if p not in ctx_state.retained)
+    assert deleted == others, (
+        f"every other offload file should be deleted and listed: {others}, got {deleted}"
+    )
+    for path in others:
+        assert not Path(path).exists(), f"{path} is not retained and should be deleted"
+
+
+def _ctx_protocol_problems(messages: list[Message]) -> list[str]:
+    """Tool results not directly after their assistant round, and tool calls without results."""
+    problems: list[str] = []
+    open_calls: set[str] = set()
+    for index, message in enumerate(messages):
+        if message.get("role") == "tool":
+            call_id = message.get("toolCallId")
+            if call_id not in open_calls:
+                problems.append(
+                    f"message {index}: tool result {call_id!r} has no assistant tool call before it"
+                )
+            open_calls.discard(str(call_id))
+            continue
+        if open_calls:
+            problems.append(f"message {index}: tool call(s) {sorted(open_calls)} have no result")
+        open_calls = {str(c["id"]) for c in message.get("toolCalls") or []}
+    if open_calls:
+        problems.append(f"end: tool call(s) {sorted(open_calls)} have no result")
+    return problems
+
+
+@then("压缩结果中的每条 tool 消息都应紧随发起它的 assistant toolCall 所在的工具轮次")
+def ctx_then_tail_protocol(ctx_state: CtxState) -> None:
+    result = _ctx_compacted(ctx_state)
+    assert result.success is True, "compaction should succeed"
+    problems = _ctx_protocol_problems(result.messages)
+    assert problems == [], f"the compacted history splits a tool round: {problems}"
+
+
+@then("发送给总结模型的历史不应以未得到结果的 toolCalls 结尾")
+def ctx_then_summary_protocol(ctx_state: CtxState) -> None:
+    calls = _ctx_llm(ctx_state).calls
+    assert len(calls) == 1, f"one summary call expected, got {len(calls)}"
+    problems = _ctx_protocol_problems(list(calls[0].messages))
+    assert problems == [], f"the history sent to the summary model splits a tool round: {problems}"
+
+
+@then(parsers.parse("`preservedCount` 应为 `{count:d}`"))
+def ctx_then_preserved(ctx_state: CtxState, count: int) -> None:
+    _ctx_assert_compacted(ctx_state, count)
