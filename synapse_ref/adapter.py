@@ -206,6 +206,56 @@ class ReferenceImplementation:
 
     # -- agent layer and REPL ----------------------------------------------------------------------------
     # (agent factories)
+    def agent_runner(
+        self,
+        llm: contract.LLMClient,
+        toolset: contract.Toolset,
+        *,
+        session: contract.Session | None = None,
+        stop_hooks: contract.StopHookExecutor | None = None,
+        cwd: str | None = None,
+        max_iterations: int | None = None,
+        max_consecutive_tool_failures: int | None = None,
+        token_counter: contract.TokenCounter | None = None,
+        sleep: contract.Sleep | None = None,
+    ) -> contract.AgentRunner:
+        from typing import cast
+
+        from synapse_ref.agent import runner as agent_runner
+        from synapse_ref.context.orchestrator import ContextOrchestrator
+
+        # Ports are duck-typed: the runner only uses what the contract's port protocols name.
+        return agent_runner.AgentRunner(
+            cast("agent_runner.LLMClientLike", llm),
+            toolset,
+            session=cast("agent_runner.SessionLike | None", session),
+            orchestrator=ContextOrchestrator(llm, token_counter=token_counter, sleep=sleep),
+            stop_hooks=stop_hooks,
+            cwd=cwd,
+            max_iterations=max_iterations,
+            max_consecutive_tool_failures=max_consecutive_tool_failures,
+        )
+
+    def sanitize_tool_protocol_history(self, messages: list[contract.Message]) -> contract.SanitizeResult:
+        from synapse_ref.context.sanitizer import sanitize_tool_protocol_history
+
+        return sanitize_tool_protocol_history(messages)
+
+    def repl_commands(
+        self,
+        *,
+        runner: contract.CompactingRunner | None = None,
+        synapse_home: contract.SynapseHome | None = None,
+        tool_catalog: contract.ToolCatalog | None = None,
+    ) -> contract.ReplCommands:
+        from synapse_ref.repl.commands import ReplCommands, ReplContext
+
+        return ReplCommands(ReplContext(runner=runner, synapse_home=synapse_home, tool_catalog=tool_catalog))
+
+    def format_stream_text(self, text: str, *, is_tty: bool) -> str:
+        from synapse_ref.repl.commands import format_stream_text
+
+        return format_stream_text(text, is_tty=is_tty)
 
     # -- staged workflow ---------------------------------------------------------------------------------
     # (workflow factories)

@@ -534,6 +534,9 @@ class StopHookExecutor(Protocol):
 
 # (agent section)
 
+SynapseHome = Path
+"""The ``SYNAPSE_HOME`` root (``~/.synapse`` by default): ``skills/``, ``sessions/``, ``sandbox.json``."""
+
 
 class ToolResult(Protocol):
     """What a tool returns (``{isError, output, message, brief, extras}`` in the original).
@@ -588,30 +591,6 @@ class Toolset(Protocol):
     def get_tool(self, name: str) -> BashTool | None: ...
 
 
-class AgentSession(Protocol):
-    """What the agent loop needs of a persisted session (a session built by the session factories)."""
-
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def offload_dir(self) -> Path: ...
-
-    def load_history(self) -> list[Message]: ...
-
-
-class AgentStopHooks(Protocol):
-    """The stop-hook executor as the runner drives it (``StopHookExecutor`` in the original)."""
-
-    def should_execute(self) -> bool: ...
-
-    def init(self) -> None: ...
-
-    async def execute_and_append(
-        self, final_response: str, *, session_id: str | None, messages: list[Message], cwd: str
-    ) -> str: ...
-
-
 class SandboxPermissionRequest(Protocol):
     """The question put to the user when the sandbox blocked a command.
 
@@ -659,7 +638,8 @@ class AgentRunner(Protocol):
     ``SYNAPSE_MAX_CONSECUTIVE_TOOL_FAILURES``) and ``max_iterations`` (default 50,
     ``SYNAPSE_MAX_TOOL_ITERATIONS``) stop the loop.  An aborted signal raises an error whose message
     contains ``aborted`` or whose class is ``AbortError`` before anything is appended.  Stop hooks run
-    only in ``run`` and only when the model finished on its own.
+    only in ``run`` and only when the model finished on its own.  With a session, every appended message
+    goes to the session file and every model round's usage to ``Session.update_usage``.
     """
 
     @property
@@ -1008,8 +988,8 @@ class Implementation(Protocol):
         llm: LLMClient,
         toolset: Toolset,
         *,
-        session: AgentSession | None = None,
-        stop_hooks: AgentStopHooks | None = None,
+        session: Session | None = None,
+        stop_hooks: StopHookExecutor | None = None,
         cwd: str | None = None,
         max_iterations: int | None = None,
         max_consecutive_tool_failures: int | None = None,
@@ -1028,7 +1008,7 @@ class Implementation(Protocol):
         self,
         *,
         runner: CompactingRunner | None = None,
-        synapse_home: Path | None = None,
+        synapse_home: SynapseHome | None = None,
         tool_catalog: ToolCatalog | None = None,
     ) -> ReplCommands:
         """``/skills`` lists ``<synapse_home>/skills``; ``/cost`` and ``/clear`` use the runner's

@@ -1,0 +1,1084 @@
+"""Steps for the agent layer: sandbox permissions, runner guards, stop hooks, forced compaction and the
+tool-protocol sanitizer (``features/agent``)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from unittest.mock import AsyncMock, NonCallableMagicMock
+
+import pytest
+from pytest_bdd import given, parsers, then, when
+from pytest_mock import MockerFixture
+
+from steps.support import CharTokenCounter, RecordingSleep, message_tokens, run
+from synapse_spec import contract
+
+MODEL = "fake-model"
+HOOK_NOTE = "hook-note: 本次会话可以沉淀为技能"
+FAILING_COMMAND = "ls --bogus"
+BASH_SCHEMA = {
+    "name": "Bash",
+    "description": "Run a shell command",
+    "parameters": {"type": "object", "properties": {"command": {"type": "string"}}, "required": ["command"]},
+}
+
+
+# --------------------------------------------------------------------------------------------------------
+# Values the doubles hand to the implementation (any object with these attributes must be accepted)
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _ToolResult:
+    """Satisfies ``contract.ToolResult``."""
+
+    is_error: bool = False
+    output: str = ""
+    message: str = ""
+    brief: str = ""
+    extras: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class _CommandResult:
+    """Satisfies ``contract.CommandResult``."""
+
+    stdout: str
+    stderr: str = ""
+    exit_code: int = 0
+
+
+@dataclass(frozen=True)
+class _Signal:
+    """Satisfies ``contract.AbortSignal``."""
+
+    aborted: bool
+
+
+def _ok(output: str = "ok") -> _ToolResult:
+    return _ToolResult(output=output)
+
+
+def _countable_failure() -> _ToolResult:
+    return _ToolResult(
+        is_error=True,
+        message="Usage: ls [path]",
+        brief="Usage: ls [path]",
+        extras={"failureCategory": "invalid_usage"},
+    )
+
+
+def _text(role: str, text: str) -> contract.Message:
+    return {"role": role, "content": [{"type": "text", "text": text}]}
+
+
+def _text_of(message: Mapping[str, Any]) -> str:
+    return "".join(
+        str(part.get("text", ""))
+        for part in message.get("content", [])
+        if isinstance(part, dict) and part.get("type") == "text"
+    )
+
+
+def _is_object_json(arguments: object) -> bool:
+    if not isinstance(arguments, str) or not arguments.strip():
+        return False
+    try:
+        return isinstance(json.loads(arguments), dict)
+    except ValueError:
+        return False
+
+
+# --------------------------------------------------------------------------------------------------------
+# The scenario's world
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class AgentWorld:
+    """Everything one agent scenario builds, inspects and remembers."""
+
+    synapse: contract.Implementation
+    tmp: Path
+    mocker: MockerFixture
+    llm: contract.ScriptedLLM
+    toolset: NonCallableMagicMock
+    bash: NonCallableMagicMock
+    cwd: str
+    sessions_dir: Path
+    bash_log: list[str] = field(default_factory=list)
+    unsandboxed_output: str = "unsandboxed-output"
+    retry_output: str = "retry-ok"
+    tool_results: list[Callable[[Mapping[str, Any]], _ToolResult]] = field(default_factory=list)
+    default_result: Callable[[], _ToolResult] = _ok
+    block_message: str = "deny file-read"
+    block_resource: str = "~/.ssh/id_rsa"
+    command: str = "cat ~/.ssh/id_rsa"
+    session_id: str | None = None
+    seed_history: list[contract.Message] = field(default_factory=list)
+    session_file_before: bytes | None = None
+    usage_before: dict[str, Any] | None = None
+    reply_usage: dict[str, int] | None = None
+    offload_file: Path | None = None
+    offload_content: str = ""
+    expected_limit: int = 0
+    scripted_turns: int = 0
+    use_char_counter: bool = False
+    hook_calls: list[Any] = field(default_factory=list)
+    stop_hooks: contract.StopHookExecutor | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    signal: _Signal | None = None
+    user_message: str = "请继续"
+    runner_: contract.AgentRunner | None = None
+    step_result: contract.StepResult | None = None
+    result: Any = None
+    error: BaseException | None = None
+    sanitize_result: contract.SanitizeResult | None = None
+    removed: Callable[[Mapping[str, Any]], bool] | None = None
+    compact_result: contract.CompactResult | None = None
+    char_counter: CharTokenCounter = field(default_factory=CharTokenCounter)
+    sleep: RecordingSleep = field(default_factory=RecordingSleep)
+
+    # -- building ------------------------------------------------------------------------------------------
+    def runner(self) -> contract.AgentRunner:
+        if self.runner_ is None:
+            session = self.resumed_session() if self.session_id is not None else None
+            self.runner_ = self.synapse.agent_runner(
+                self.llm,
+                self.toolset,
+                session=session,
+                stop_hooks=self.stop_hooks,
+                cwd=self.cwd,
+                token_counter=self.char_counter if self.use_char_counter else None,
+                sleep=self.sleep,
+            )
+        return self.runner_
+
+    def new_session(self, messages: list[contract.Message]) -> contract.Session:
+        session = self.synapse.create_session(self.sessions_dir, model=MODEL, pricing={})
+        if messages:
+            session.append_message(copy.deepcopy(messages))
+        self.session_id = session.id
+        self.seed_history = copy.deepcopy(messages)
+        return session
+
+    def resumed_session(self) -> contract.Session:
+        assert self.session_id is not None, "the scenario has no session to resume"
+        session = self.synapse.find_session(self.session_id, self.sessions_dir, pricing={})
+        assert session is not None, f"Session.find({self.session_id!r}) found no session the scenario created"
+        return session
+
+    def script_tool_rounds(self, rounds: int, command: str) -> None:
+        for _ in range(rounds):
+            self.llm.reply_tool_calls([{"name": "Bash", "arguments": {"command": command}}])
+        self.llm.reply_text("这一轮回复不应被请求")
+        self.scripted_turns = rounds + 1
+
+    def script_blocked_call(self, command: str) -> None:
+        self.command = command
+        self.llm.reply_tool_calls([{"id": "call-1", "name": "Bash", "arguments": {"command": command}}])
+        self.llm.reply_text("这一轮回复不应被请求")
+        self.scripted_turns = 2
+        self.tool_results.append(
+            lambda call: _ToolResult(
+                output="",
+                message=self.block_message,
+                brief="Sandbox blocked",
+                extras={"type": "sandbox_blocked", "resource": self.block_resource},
+            )
+        )
+
+    # -- acting --------------------------------------------------------------------------------------------
+    def attempt(self, action: Callable[[], Any]) -> None:
+        self.result, self.error = None, None
+        try:
+            self.result = action()
+        except Exception as error:
+            self.error = error
+
+    def succeeded(self) -> Any:
+        if self.error is not None:
+            raise AssertionError(
+                f"the call was expected to succeed but raised {self.error!r}"
+            ) from self.error
+        return self.result
+
+    def persisted_history(self) -> list[contract.Message]:
+        return self.resumed_session().load_history()
+
+
+@pytest.fixture
+def agent_world(
+    synapse: contract.Implementation, tmp_path: Path, mocker: MockerFixture, monkeypatch: pytest.MonkeyPatch
+) -> AgentWorld:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("SYNAPSE_HOME", str(home / ".synapse"))
+    for name in (
+        "SYNAPSE_MAX_TOOL_ITERATIONS",
+        "SYNAPSE_MAX_CONSECUTIVE_TOOL_FAILURES",
+        "SYNAPSE_SESSIONS_DIR",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    workdir = tmp_path / "workdir"
+    workdir.mkdir()
+    bash = mocker.NonCallableMagicMock(name="BashTool")
+    toolset = mocker.NonCallableMagicMock(name="Toolset")
+    world = AgentWorld(
+        synapse=synapse,
+        tmp=tmp_path,
+        mocker=mocker,
+        llm=synapse.scripted_llm(MODEL),
+        toolset=toolset,
+        bash=bash,
+        cwd=str(workdir),
+        sessions_dir=tmp_path / "sessions",
+    )
+
+    async def call(args: Mapping[str, Any]) -> _ToolResult:
+        world.bash_log.append("call")
+        return _ok(world.retry_output)
+
+    async def execute_unsandboxed(command: str, cwd: str) -> _CommandResult:
+        world.bash_log.append("execute_unsandboxed")
+        return _CommandResult(world.unsandboxed_output)
+
+    async def allow_session(path: str, cwd: str) -> None:
+        world.bash_log.append("allow_session")
+
+    async def allow_permanent(path: str, cwd: str) -> None:
+        world.bash_log.append("allow_permanent")
+
+    bash.call = mocker.AsyncMock(side_effect=call)
+    bash.execute_unsandboxed = mocker.AsyncMock(side_effect=execute_unsandboxed)
+    bash.allow_session = mocker.AsyncMock(side_effect=allow_session)
+    bash.allow_permanent = mocker.AsyncMock(side_effect=allow_permanent)
+
+    async def handle(tool_call: Mapping[str, Any]) -> _ToolResult:
+        if world.tool_results:
+            return world.tool_results.pop(0)(tool_call)
+        return world.default_result()
+
+    toolset.tools = [BASH_SCHEMA]
+    toolset.handle = mocker.AsyncMock(side_effect=handle)
+    toolset.get_tool = mocker.Mock(side_effect=lambda name: bash if name == "Bash" else None)
+
+    return world
+
+
+def _bash_mock(world: AgentWorld, name: str) -> AsyncMock:
+    attribute = {
+        "allowSession": "allow_session",
+        "allowPermanent": "allow_permanent",
+        "executeUnsandboxed": "execute_unsandboxed",
+        "bashTool.executeUnsandboxed": "execute_unsandboxed",
+        "bashTool.call": "call",
+    }[name]
+    mock = getattr(world.bash, attribute)
+    assert isinstance(mock, AsyncMock)
+    return mock
+
+
+# --------------------------------------------------------------------------------------------------------
+# 沙箱授权交互闭环
+# --------------------------------------------------------------------------------------------------------
+
+
+@given("Agent 首轮工具调用返回 `extras.type=sandbox_blocked`")
+def agent_first_call_blocked(agent_world: AgentWorld, datatable: list[list[str]]) -> None:
+    row = dict(zip(datatable[0], datatable[1], strict=True))
+    assert row["tool"] == "Bash", "the spec's blocked call is a Bash command"
+    agent_world.block_message = row["message"]
+    agent_world.script_blocked_call(row["command"])
+
+
+@given(parsers.parse("block 资源为 `{resource}`"))
+def agent_block_resource(agent_world: AgentWorld, resource: str) -> None:
+    agent_world.block_resource = resource
+
+
+@when(parsers.parse('调用 `runner.step("{message}")`'))
+def agent_call_step(agent_world: AgentWorld, message: str) -> None:
+    agent_world.attempt(lambda: run(agent_world.runner().step(message)))
+    agent_world.step_result = agent_world.succeeded()
+
+
+def _step_result(world: AgentWorld) -> contract.StepResult:
+    assert world.step_result is not None, "runner.step(...) returned None"
+    return world.step_result
+
+
+def _permission(world: AgentWorld) -> contract.SandboxPermissionRequest:
+    permission = _step_result(world).permission
+    assert permission is not None, "step() returned no permission request for a sandbox_blocked tool result"
+    return permission
+
+
+@then(parsers.parse("返回状态应为 `{status}`"))
+def agent_step_status(agent_world: AgentWorld, status: str) -> None:
+    actual = _step_result(agent_world).status
+    assert actual == status, f"step() status should be {status!r}, got {actual!r}"
+
+
+@then(parsers.parse("`permission.type` 应为 `{kind}`"))
+def agent_permission_type(agent_world: AgentWorld, kind: str) -> None:
+    assert _permission(agent_world).type == kind, f"permission.type should be {kind!r}"
+
+
+@then(parsers.parse("`permission.options` 应为 `{options}`"))
+def agent_permission_options(agent_world: AgentWorld, options: str) -> None:
+    actual = list(_permission(agent_world).options)
+    assert actual == options.split("|"), (
+        f"permission.options should be {options.split('|')} in order, got {actual}"
+    )
+
+
+@then("permission 的资源、原因与命令应为:")
+def agent_permission_fields(agent_world: AgentWorld, datatable: list[list[str]]) -> None:
+    expected = dict(zip(datatable[0], datatable[1], strict=True))
+    permission = _permission(agent_world)
+    actual = {"resource": permission.resource, "reason": permission.reason, "command": permission.command}
+    assert actual == expected, (
+        f"the permission request should name the blocked resource, reason and command: {actual}"
+    )
+
+
+@then("runner 应停在权限请求处：模型只被调用 1 次，工具只执行 1 次")
+def agent_stopped_at_permission(agent_world: AgentWorld) -> None:
+    calls = len(agent_world.llm.calls)
+    assert calls == 1, (
+        f"the runner should stop after the blocked round, but the model was called {calls} times"
+    )
+    handled = agent_world.toolset.handle.await_count
+    assert handled == 1, f"exactly the blocked tool call should run, the toolset ran {handled}"
+    pending = agent_world.runner().get_pending_sandbox_permission()
+    assert pending is not None, "get_pending_sandbox_permission() should return the request step() reported"
+    assert pending.resource == _permission(agent_world).resource, (
+        "the pending request should be the one reported"
+    )
+
+
+@given(parsers.re(r"^已存在 pending sandbox permission(?:，资源为 `(?P<resource>[^`]+)`)?$"))
+def agent_pending_permission(
+    agent_world: AgentWorld, resource: str | None, datatable: list[list[str]]
+) -> None:
+    row = dict(zip(datatable[0], datatable[1], strict=True))
+    if resource is None:
+        resource = row["resource"]
+    agent_world.block_resource = resource
+    agent_world.script_blocked_call(row["command"])
+    result = run(agent_world.runner().step("读取密钥"))
+    assert result.status == "requires_permission", (
+        f"setting up: step() should ask for permission, got {result.status}"
+    )
+    assert agent_world.runner().get_pending_sandbox_permission() is not None, "setting up: no pending request"
+
+
+@given(parsers.parse('无沙盒执行将输出 "{output}"'))
+def agent_unsandboxed_output(agent_world: AgentWorld, output: str) -> None:
+    agent_world.unsandboxed_output = output
+
+
+@given(parsers.parse('重试命令将输出 "{output}"'))
+def agent_retry_output(agent_world: AgentWorld, output: str) -> None:
+    agent_world.retry_output = output
+
+
+@when(parsers.parse("调用 `resolveSandboxPermission('{option}')`"))
+def agent_resolve_permission(agent_world: AgentWorld, option: str) -> None:
+    runner = agent_world.runner()
+    agent_world.attempt(lambda: run(runner.resolve_sandbox_permission(option)))
+
+
+def _resolved_text(world: AgentWorld) -> str:
+    result = world.succeeded()
+    assert isinstance(result, str), f"resolveSandboxPermission should return the text to show, got {result!r}"
+    return result
+
+
+@then("应调用 `bashTool.executeUnsandboxed(command, cwd)`")
+def agent_executed_unsandboxed(agent_world: AgentWorld) -> None:
+    _resolved_text(agent_world)
+    mock = _bash_mock(agent_world, "executeUnsandboxed")
+    assert _awaited_with(mock, agent_world.command, agent_world.cwd), (
+        f"executeUnsandboxed should run once with the blocked command and the runner's cwd: "
+        f"{mock.await_args_list}"
+    )
+
+
+@then("返回输出应包含无沙盒执行结果")
+def agent_output_has_unsandboxed(agent_world: AgentWorld) -> None:
+    text = _resolved_text(agent_world)
+    assert agent_world.unsandboxed_output in text, (
+        f"the answer should show the unsandboxed output, got {text!r}"
+    )
+
+
+def _awaited_with(mock: AsyncMock, *args: object) -> bool:
+    return mock.await_count == 1 and mock.await_args is not None and tuple(mock.await_args.args) == args
+
+
+@then(parsers.re(r"^应调用 `(?P<method>allowSession|allowPermanent)\('(?P<path>[^']+)', cwd\)`$"))
+def agent_whitelisted(agent_world: AgentWorld, method: str, path: str) -> None:
+    _resolved_text(agent_world)
+    mock = _bash_mock(agent_world, method)
+    assert mock.await_count == 1, f"{method} should be called once, was called {mock.await_count} times"
+    assert mock.await_args is not None
+    actual_path, actual_cwd = tuple(mock.await_args.args)
+    assert actual_cwd == agent_world.cwd, (
+        f"{method} should get the runner's cwd {agent_world.cwd!r}, got {actual_cwd!r}"
+    )
+    if path == "<resource-dir>":
+        agent_world.result = (agent_world.result, actual_path)
+    else:
+        assert actual_path == path, f"{method} should whitelist {path!r}, got {actual_path!r}"
+
+
+@then(parsers.parse("`<resource-dir>` 应为 `{directory}`"))
+def agent_resource_dir(agent_world: AgentWorld, directory: str) -> None:
+    assert isinstance(agent_world.result, tuple), (
+        "the previous step should have captured the whitelisted path"
+    )
+    text, actual = agent_world.result
+    agent_world.result = text
+    assert actual == directory, (
+        f"the whitelisted path should be the resource's directory {directory!r}, got {actual!r}"
+    )
+
+
+@then("随后调用 `bashTool.call({ command })` 重试")
+def agent_retried(agent_world: AgentWorld) -> None:
+    mock = _bash_mock(agent_world, "bashTool.call")
+    assert mock.await_count == 1, f"the command should be retried once through call(), was {mock.await_count}"
+    assert mock.await_args is not None
+    assert tuple(mock.await_args.args) == ({"command": agent_world.command},), (
+        f"call() should get {{'command': {agent_world.command!r}}}, got {mock.await_args}"
+    )
+    log = agent_world.bash_log
+    assert log.index("call") > max(log.index(n) for n in ("allow_session", "allow_permanent") if n in log), (
+        f"the retry must come after the whitelist change, order was {log}"
+    )
+
+
+@then("返回输出应包含重试结果")
+def agent_output_has_retry(agent_world: AgentWorld) -> None:
+    text = agent_world.result if isinstance(agent_world.result, str) else _resolved_text(agent_world)
+    assert agent_world.retry_output in text, (
+        f"the answer should show the retried command's output, got {text!r}"
+    )
+
+
+@then(parsers.re(r"^不应调用 (?P<names>`[^`]+`(?:、`[^`]+`)*)$"))
+def agent_not_called(agent_world: AgentWorld, names: str) -> None:
+    for name in (part.strip("`") for part in names.split("、")):
+        mock = _bash_mock(agent_world, name)
+        assert mock.await_count == 0, f"{name} should not be called, was called with {mock.await_args_list}"
+
+
+@then("返回应包含 `User denied access`")
+def agent_answer_contains(agent_world: AgentWorld) -> None:
+    text = "User denied access"
+    answer = _resolved_text(agent_world)
+    assert text in answer, f"the answer should contain {text!r}, got {answer!r}"
+
+
+@then(parsers.parse("拒绝信息应指明资源 `{resource}`"))
+def agent_denial_names_resource(agent_world: AgentWorld, resource: str) -> None:
+    answer = _resolved_text(agent_world)
+    assert resource in answer, f"the denial should name the resource {resource!r}, got {answer!r}"
+
+
+@then("之后不应再有 pending 权限请求")
+def agent_no_pending_after(agent_world: AgentWorld) -> None:
+    pending = agent_world.runner().get_pending_sandbox_permission()
+    assert pending is None, f"an answered request must not stay pending, got {pending!r}"
+
+
+@given("runner 尚未处理过任何请求")
+def agent_fresh_runner(agent_world: AgentWorld) -> None:
+    agent_world.runner()
+    assert not agent_world.llm.calls, "setting up: a fresh runner should not have called the model"
+
+
+@given("上一个权限请求已被回答")
+def agent_previous_answered(agent_world: AgentWorld) -> None:
+    agent_world.script_blocked_call("cat ~/.ssh/id_rsa")
+    runner = agent_world.runner()
+    result = run(runner.step("读取密钥"))
+    assert result.status == "requires_permission", "setting up: step() should ask for permission"
+    run(runner.resolve_sandbox_permission("deny"))
+
+
+@given("当前没有待处理的 permission 请求")
+def agent_no_pending(agent_world: AgentWorld) -> None:
+    pending = agent_world.runner().get_pending_sandbox_permission()
+    assert pending is None, f"get_pending_sandbox_permission() should be None here, got {pending!r}"
+
+
+@then("应抛出 `No pending sandbox permission request`")
+def agent_raised(agent_world: AgentWorld) -> None:
+    message = "No pending sandbox permission request"
+    error = agent_world.error
+    assert error is not None, f"the call should raise {message!r}, but returned {agent_world.result!r}"
+    assert message in str(error), f"the error should say {message!r}, got {error!r}"
+
+
+# --------------------------------------------------------------------------------------------------------
+# AgentRunner 保护机制
+# --------------------------------------------------------------------------------------------------------
+
+
+@given("工具连续失败次数达到 `maxConsecutiveToolFailures`")
+def agent_tools_keep_failing(agent_world: AgentWorld) -> None:
+    agent_world.default_result = _countable_failure
+    agent_world.script_tool_rounds(6, FAILING_COMMAND)
+
+
+@given(parsers.re(r'^`(?P<name>SYNAPSE_[A-Z_]+)` 为 "(?P<value>[^"]*)"，(?:阈值|上限)应为 (?P<limit>\d+)$'))
+def agent_limit_env(
+    agent_world: AgentWorld, monkeypatch: pytest.MonkeyPatch, name: str, value: str, limit: str
+) -> None:
+    if value:
+        monkeypatch.setenv(name, value)
+    else:
+        monkeypatch.delenv(name, raising=False)
+    agent_world.expected_limit = int(limit)
+
+
+@when("执行 `runner.run(...)`")
+def agent_run(agent_world: AgentWorld) -> None:
+    runner = agent_world.runner()
+    agent_world.attempt(lambda: run(runner.run("请执行命令")))
+
+
+def _run_text(world: AgentWorld) -> str:
+    result = world.succeeded()
+    assert isinstance(result, str), f"run() should return the final text, got {result!r}"
+    return result
+
+
+@then("应返回 `Consecutive tool execution failures; stopping.`")
+def agent_run_returned(agent_world: AgentWorld) -> None:
+    text = "Consecutive tool execution failures; stopping."
+    actual = _run_text(agent_world)
+    assert actual == text, f"run() should return exactly {text!r}, got {actual!r}"
+
+
+@then("不应继续进入下一轮工具调用")
+def agent_no_next_round(agent_world: AgentWorld) -> None:
+    limit = agent_world.expected_limit
+    calls = len(agent_world.llm.calls)
+    assert calls == limit, (
+        f"after {limit} failing rounds the model must not be asked again, it was called {calls} times"
+    )
+    handled = agent_world.toolset.handle.await_count
+    assert handled == limit, f"only the {limit} failing tool calls should run, the toolset ran {handled}"
+
+
+@given("运行过程中持续存在工具调用且超过 `maxIterations`")
+def agent_endless_tool_calls(agent_world: AgentWorld) -> None:
+    agent_world.script_tool_rounds(53, "ls")
+
+
+@then("应返回 `Reached tool iteration limit` 提示")
+def agent_run_returned_hint(agent_world: AgentWorld) -> None:
+    text = "Reached tool iteration limit"
+    actual = _run_text(agent_world)
+    assert text in actual, f"run() should return the {text!r} message, got {actual!r}"
+
+
+@then("提示中包含 `Use --help to see command usage.`")
+def agent_hint_contains(agent_world: AgentWorld) -> None:
+    text = "Use --help to see command usage."
+    actual = _run_text(agent_world)
+    assert text in actual, f"the message should include {text!r}, got {actual!r}"
+
+
+@then("模型调用次数应等于上限，之后不再调用")
+def agent_model_calls_equal_limit(agent_world: AgentWorld) -> None:
+    calls = len(agent_world.llm.calls)
+    limit = agent_world.expected_limit
+    assert calls == limit, (
+        f"with a limit of {limit} iterations the model should be called {limit} times, got {calls}"
+    )
+
+
+@given("调用 `runner.run(userMessage, { signal })` 且 signal 已 abort")
+def agent_aborted_signal(agent_world: AgentWorld) -> None:
+    agent_world.signal = _Signal(aborted=True)
+    agent_world.user_message = "这条消息不应进入历史"
+    agent_world.llm.reply_text("不应被请求的回复")
+
+
+@given(parsers.parse("runner 恢复的会话中已有 {count:d} 条历史消息"))
+def agent_session_with_messages(agent_world: AgentWorld, count: int) -> None:
+    messages = [
+        _text("user" if i % 2 == 0 else "assistant", f"earlier message {i + 1}") for i in range(count)
+    ]
+    session = agent_world.new_session(messages)
+    agent_world.session_file_before = session.history_path.read_bytes()
+
+
+@when("进入执行流程")
+def agent_enter_run(agent_world: AgentWorld) -> None:
+    runner = agent_world.runner()
+    agent_world.attempt(lambda: run(runner.run(agent_world.user_message, signal=agent_world.signal)))
+
+
+@then("应立即抛出中断相关错误")
+def agent_abort_raised(agent_world: AgentWorld) -> None:
+    error = agent_world.error
+    assert error is not None, f"run() with an aborted signal should raise, it returned {agent_world.result!r}"
+    assert type(error).__name__ == "AbortError" or "aborted" in str(error).lower(), (
+        f"the error should be an abort error (class AbortError or 'aborted' in the message), got {error!r}"
+    )
+    assert not agent_world.llm.calls, "an aborted run must not call the model"
+    assert agent_world.toolset.handle.await_count == 0, "an aborted run must not run tools"
+
+
+@then("不应追加新一轮消息到历史")
+def agent_nothing_appended(agent_world: AgentWorld) -> None:
+    history = agent_world.runner().history
+    assert history == agent_world.seed_history, f"the in-memory history must be unchanged, got {history}"
+    session = agent_world.resumed_session()
+    assert session.history_path.read_bytes() == agent_world.session_file_before, (
+        "the session file must be unchanged"
+    )
+
+
+@given("`stopHookExecutor.shouldExecute()` 为 true")
+def agent_stop_hooks_enabled(agent_world: AgentWorld) -> None:
+    """A real, enabled executor over a registry whose one hook records its calls and adds a note."""
+    registry = agent_world.synapse.stop_hook_registry()
+
+    async def recording_hook(context: contract.StopHookContext) -> dict[str, str]:
+        agent_world.hook_calls.append(context)
+        return {"message": HOOK_NOTE}
+
+    registry.register("agent-spec-hook", recording_hook)
+    agent_world.stop_hooks = agent_world.synapse.stop_hook_executor(enabled=True, registry=registry)
+    assert agent_world.stop_hooks.should_execute() is True, "an enabled stop-hook executor should execute"
+
+
+@given(parsers.parse('模型直接回复 "{text}"'))
+def agent_model_replies(agent_world: AgentWorld, text: str) -> None:
+    agent_world.llm.reply_text(text)
+    agent_world.user_message = text
+
+
+@when("`runWithPotentialPermission` 正常完成且无权限中断")
+def agent_run_completes(agent_world: AgentWorld) -> None:
+    runner = agent_world.runner()
+    agent_world.attempt(lambda: run(runner.run("完成任务")))
+    agent_world.succeeded()
+    assert runner.get_pending_sandbox_permission() is None, "the run should end without a permission request"
+
+
+@then("应执行 `executeAndAppend`")
+def agent_hooks_executed(agent_world: AgentWorld) -> None:
+    calls = agent_world.hook_calls
+    assert len(calls) == 1, (
+        f"the stop hooks should run once at the end of a normal run, ran {len(calls)} times"
+    )
+    final = agent_world.user_message
+    assert calls[0].final_response == final, f"the hooks should see the final response {final!r}"
+
+
+@then("返回包含 Hook 追加后的结果")
+def agent_hook_result_returned(agent_world: AgentWorld) -> None:
+    marker = agent_world.synapse.stop_hook_marker
+    expected = f"{agent_world.user_message}\n\n{marker}\n{HOOK_NOTE}"
+    actual = _run_text(agent_world)
+    assert actual == expected, f"run() should return the response with the hook messages appended: {actual!r}"
+
+
+@given(parsers.parse("本次运行将以{ending}结束"))
+def agent_run_will_end(agent_world: AgentWorld, monkeypatch: pytest.MonkeyPatch, ending: str) -> None:
+    if ending == "沙箱权限请求":
+        agent_world.script_blocked_call("cat ~/.ssh/id_rsa")
+    elif ending == "连续工具失败":
+        agent_world.default_result = _countable_failure
+        agent_world.script_tool_rounds(5, FAILING_COMMAND)
+    elif ending == "达到工具迭代上限":
+        monkeypatch.setenv("SYNAPSE_MAX_TOOL_ITERATIONS", "2")
+        agent_world.script_tool_rounds(5, "ls")
+    else:
+        raise AssertionError(f"unknown way to end a run: {ending}")
+
+
+@then("不应执行 `executeAndAppend`")
+def agent_hooks_not_executed(agent_world: AgentWorld) -> None:
+    _run_text(agent_world)
+    assert not agent_world.hook_calls, "stop hooks must not run when the run did not complete normally"
+
+
+@then("返回不应包含 Hook 追加内容")
+def agent_no_hook_text(agent_world: AgentWorld) -> None:
+    text = _run_text(agent_world)
+    marker = agent_world.synapse.stop_hook_marker
+    assert marker not in text and HOOK_NOTE not in text, f"the result must not carry hook output: {text!r}"
+
+
+# --------------------------------------------------------------------------------------------------------
+# compact 成功后应更新历史并发出 compact 事件
+# --------------------------------------------------------------------------------------------------------
+
+SUMMARY = "早先讨论了项目结构、测试策略与发布计划"
+
+
+@given("`forceCompact()` 返回 `success=true`")
+def agent_compaction_will_succeed(agent_world: AgentWorld) -> None:
+    agent_world.llm.reply_text(SUMMARY)
+    agent_world.use_char_counter = True
+
+
+@given(parsers.parse("runner 恢复的会话中已有 {count:d} 条较长的历史消息"))
+def agent_session_with_long_messages(agent_world: AgentWorld, count: int) -> None:
+    messages = [
+        _text("user" if i % 2 == 0 else "assistant", f"message {i + 1}: " + "关于模块划分的详细讨论。" * 40)
+        for i in range(count)
+    ]
+    agent_world.new_session(messages)
+
+
+@when("AgentRunner 执行强制压缩")
+def agent_force_compact(agent_world: AgentWorld) -> None:
+    runner = agent_world.runner()
+    runner.on("compact", agent_world.events.append)
+    agent_world.attempt(lambda: run(runner.force_compact()))
+    result = agent_world.succeeded()
+    assert result.success is True, "the scenario's compaction (summary scripted, long history) should succeed"
+    agent_world.compact_result = result
+
+
+def _compacted(world: AgentWorld) -> contract.CompactResult:
+    assert world.compact_result is not None
+    return world.compact_result
+
+
+@then("`history` 应替换为压缩后消息")
+def agent_history_replaced(agent_world: AgentWorld) -> None:
+    result = _compacted(agent_world)
+    compacted = list(result.messages)
+    original = agent_world.seed_history
+    assert agent_world.runner().history == compacted, "runner.history should be the compacted messages"
+    assert len(compacted) < len(original), (
+        f"the compacted history should be shorter than {len(original)} messages"
+    )
+    assert any(SUMMARY in _text_of(m) for m in compacted), "the compacted history should carry the summary"
+    kept = result.preserved_count
+    assert 0 < kept < len(original), f"preserved_count should count the kept recent messages, got {kept}"
+    assert compacted[-kept:] == original[-kept:], "the most recent messages should be kept verbatim"
+
+
+@then("会话文件应被 rewrite")
+def agent_session_rewritten(agent_world: AgentWorld) -> None:
+    result = _compacted(agent_world)
+    session = agent_world.resumed_session()
+    lines = session.history_path.read_text(encoding="utf-8").splitlines()
+    on_disk = [json.loads(line) for line in lines if line.strip()]
+    assert on_disk == list(result.messages), "the session file should hold exactly the compacted history"
+    assert session.load_history() == list(result.messages), (
+        "a resumed session should load the compacted history"
+    )
+    leftovers = [p.name for p in agent_world.sessions_dir.iterdir() if ".tmp" in p.name]
+    assert not leftovers, f"the atomic rewrite should leave no temporary files: {leftovers}"
+
+
+@then("应触发 `compact` 事件")
+def agent_compact_event(agent_world: AgentWorld) -> None:
+    result = _compacted(agent_world)
+    expected = {
+        "previousTokens": result.previous_tokens,
+        "currentTokens": result.current_tokens,
+        "freedTokens": result.freed_tokens,
+        "deletedFileCount": len(result.deleted_files),
+    }
+    assert agent_world.events == [expected], (
+        f"one compact event with {expected} expected, got {agent_world.events}"
+    )
+    assert result.previous_tokens == message_tokens(agent_world.seed_history), (
+        "previousTokens should count the history before compaction with the injected token counter"
+    )
+    assert result.freed_tokens == result.previous_tokens - result.current_tokens > 0, "tokens should be freed"
+
+
+# --------------------------------------------------------------------------------------------------------
+# 工具协议历史清洗
+# --------------------------------------------------------------------------------------------------------
+
+
+def _tool_call_ids(message: Mapping[str, Any]) -> list[str]:
+    return [str(call.get("id")) for call in message.get("toolCalls") or []]
+
+
+def _dangling_ids(history: list[contract.Message]) -> set[str]:
+    answered = {m.get("toolCallId") for m in history if m.get("role") == "tool"}
+    return {
+        i for m in history if m.get("role") == "assistant" for i in _tool_call_ids(m) if i not in answered
+    }
+
+
+def _well_formed_protocol(messages: list[contract.Message]) -> str | None:
+    """None when every tool call has object-JSON arguments and results, and every result has its call."""
+    open_ids: set[str] = set()
+    for index, message in enumerate(messages):
+        if message.get("role") == "assistant" and message.get("toolCalls"):
+            if open_ids:
+                return f"message {index}: new tool calls while {sorted(open_ids)} are unanswered"
+            for call in message["toolCalls"]:
+                if not _is_object_json(call.get("arguments")):
+                    return (
+                        f"message {index}: tool call {call.get('id')} has arguments {call.get('arguments')!r}"
+                    )
+            open_ids = set(_tool_call_ids(message))
+        elif message.get("role") == "tool":
+            call_id = message.get("toolCallId")
+            if call_id not in open_ids:
+                return f"message {index}: tool message {call_id!r} answers no open tool call"
+            open_ids.discard(str(call_id))
+        elif open_ids:
+            return f"message {index}: {message.get('role')} message while {sorted(open_ids)} are unanswered"
+    return f"tool calls {sorted(open_ids)} are never answered" if open_ids else None
+
+
+@given("历史中存在 assistant toolCalls 但缺失对应 tool 消息")
+def agent_dangling_history(agent_world: AgentWorld, docstring: str) -> None:
+    history = json.loads(docstring)
+    assert _dangling_ids(history), "setting up: the history should hold a tool call without a result"
+    agent_world.new_session(history)
+
+
+@when("AgentRunner 运行新请求前执行 sanitize")
+def agent_run_new_request(agent_world: AgentWorld) -> None:
+    agent_world.llm.reply_text("Recovered response", usage=agent_world.reply_usage)
+    runner = agent_world.runner()
+    agent_world.attempt(lambda: run(runner.run("New request")))
+
+
+@then("悬空 toolCalls 应被移除")
+def agent_dangling_removed(agent_world: AgentWorld) -> None:
+    _run_text(agent_world)
+    dangling = _dangling_ids(agent_world.seed_history)
+    views = {
+        "runner.history": agent_world.runner().history,
+        "the persisted history": agent_world.persisted_history(),
+        **{f"model call {i + 1}": list(call.messages) for i, call in enumerate(agent_world.llm.calls)},
+    }
+    for where, messages in views.items():
+        left = {i for m in messages for i in _tool_call_ids(m)} & dangling
+        assert not left, f"{where} still holds the dangling tool calls {sorted(left)}"
+        problem = _well_formed_protocol(messages)
+        assert problem is None, f"{where} breaks the tool protocol: {problem}"
+    kept = [m for m in agent_world.seed_history if not set(_tool_call_ids(m)) & dangling]
+    history = views["runner.history"]
+    position = 0
+    for message in kept:
+        assert message in history[position:], f"the sanitizer should keep {message} (in order)"
+        position = history.index(message, position) + 1
+
+
+@then("后续请求可正常完成")
+def agent_request_completes(agent_world: AgentWorld) -> None:
+    assert _run_text(agent_world) == "Recovered response", (
+        "the request should complete with the model's answer"
+    )
+    history = agent_world.runner().history
+    assert history[-2:] == [_text("user", "New request"), _text("assistant", "Recovered response")], (
+        f"the new request and its answer should end the history, got {history[-2:]}"
+    )
+
+
+def _sanitizer_seed(arguments_placeholder: str) -> list[contract.Message]:
+    return [
+        _text("user", "List files"),
+        {
+            "role": "assistant",
+            "content": [],
+            "toolCalls": [{"id": "good-call-1", "name": "Bash", "arguments": '{"command":"ls"}'}],
+        },
+        {"role": "tool", "content": [{"type": "text", "text": "a.txt"}], "toolCallId": "good-call-1"},
+        _text("assistant", "Found a.txt"),
+        _text("user", "Run it"),
+        {
+            "role": "assistant",
+            "content": [{"type": "text", "text": "Running"}],
+            "toolCalls": [{"id": "bad-call-1", "name": "Bash", "arguments": arguments_placeholder}],
+        },
+        {"role": "tool", "content": [{"type": "text", "text": "oops"}], "toolCallId": "bad-call-1"},
+        _text("user", "Next"),
+    ]
+
+
+@given("assistant toolCall.arguments 不是合法对象 JSON 字符串")
+def agent_malformed_arguments(agent_world: AgentWorld) -> None:
+    agent_world.seed_history = _sanitizer_seed("")
+    agent_world.removed = lambda m: "bad-call-1" in _tool_call_ids(m) or m.get("toolCallId") == "bad-call-1"
+
+
+@given(parsers.re(r"^该 toolCall\.arguments 为 `(?P<arguments>[^`]*)`$"))
+def agent_arguments_value(agent_world: AgentWorld, arguments: str) -> None:
+    assert not _is_object_json(arguments), f"setting up: {arguments!r} should not be an object JSON string"
+    for message in agent_world.seed_history:
+        for call in message.get("toolCalls") or []:
+            if call["id"] == "bad-call-1":
+                call["arguments"] = arguments
+
+
+@given("历史中出现没有上游 assistant toolCall 对应的 tool 消息")
+def agent_orphan_tool_message(agent_world: AgentWorld) -> None:
+    agent_world.seed_history = [
+        _text("user", "Hello"),
+        {
+            "role": "assistant",
+            "content": [],
+            "toolCalls": [{"id": "good-call-1", "name": "Bash", "arguments": '{"command":"pwd"}'}],
+        },
+        {"role": "tool", "content": [{"type": "text", "text": "/work"}], "toolCallId": "good-call-1"},
+        _text("assistant", "You are in /work"),
+        {"role": "tool", "content": [{"type": "text", "text": "stale output"}], "toolCallId": "orphan-call"},
+        _text("user", "Continue"),
+    ]
+    agent_world.removed = lambda m: m.get("toolCallId") == "orphan-call"
+
+
+@when("执行 sanitizer")
+def agent_execute_sanitizer(agent_world: AgentWorld) -> None:
+    seed = copy.deepcopy(agent_world.seed_history)
+    agent_world.sanitize_result = agent_world.synapse.sanitize_tool_protocol_history(copy.deepcopy(seed))
+    agent_world.new_session(seed)
+    agent_world.llm.reply_text("Recovered response")
+    runner = agent_world.runner()
+    agent_world.attempt(lambda: run(runner.run("继续")))
+
+
+def _sanitizer_checks(world: AgentWorld) -> None:
+    text = _run_text(world)
+    removed = world.removed
+    assert removed is not None
+    expected = [m for m in world.seed_history if not removed(m)]
+    direct = world.sanitize_result
+    assert direct is not None
+    assert list(direct.sanitized) == expected, f"sanitizeToolProtocolHistory should keep exactly {expected}"
+    assert direct.changed is True, "sanitizeToolProtocolHistory should report that it changed the history"
+    history = world.runner().history
+    assert history[: len(expected)] == expected, "the runner should continue from the sanitized history"
+    assert not any(removed(m) for m in history), "the removed messages must not come back into the history"
+    assert world.persisted_history() == history, "the session file should hold the sanitized history"
+    assert text == "Recovered response", f"the next request should complete, got {text!r}"
+
+
+@then("对应 assistant/tool 序列应被移除")
+def agent_malformed_sequence_removed(agent_world: AgentWorld) -> None:
+    _sanitizer_checks(agent_world)
+
+
+@then("不应向上游模型回放畸形协议")
+def agent_no_malformed_replay(agent_world: AgentWorld) -> None:
+    calls = agent_world.llm.calls
+    assert calls, "the runner should have asked the model"
+    for number, call in enumerate(calls, start=1):
+        problem = _well_formed_protocol(list(call.messages))
+        assert problem is None, f"model call {number} was sent a malformed tool protocol: {problem}"
+        assert not any("bad-call-1" in json.dumps(m) for m in call.messages), (
+            "the malformed tool call was replayed"
+        )
+
+
+@then("该孤立 tool 消息应被删除")
+def agent_orphan_removed(agent_world: AgentWorld) -> None:
+    _sanitizer_checks(agent_world)
+    for number, call in enumerate(agent_world.llm.calls, start=1):
+        assert not any(m.get("toolCallId") == "orphan-call" for m in call.messages), (
+            f"model call {number} was sent the orphan tool message"
+        )
+
+
+# -- beyond the seed: sanitizing keeps session data ------------------------------------------------------
+
+
+@given("一个会话的历史引用了该会话目录下的卸载文件，并含有悬空 assistant toolCalls")
+def agent_session_with_offload_and_dangling(agent_world: AgentWorld) -> None:
+    session = agent_world.synapse.create_session(agent_world.sessions_dir, model=MODEL, pricing={})
+    offloaded = session.offload_dir / "offloaded"
+    offloaded.mkdir(parents=True, exist_ok=True)
+    agent_world.offload_file = offloaded / "spec-build-log.txt"
+    agent_world.offload_content = "build log line\n" * 200
+    agent_world.offload_file.write_text(agent_world.offload_content, encoding="utf-8")
+    history = [
+        _text("user", "Read the build log"),
+        {
+            "role": "assistant",
+            "content": [],
+            "toolCalls": [{"id": "log-call", "name": "Bash", "arguments": '{"command":"cat build.log"}'}],
+        },
+        {
+            "role": "tool",
+            "content": [{"type": "text", "text": f"Tool result is at: {agent_world.offload_file}"}],
+            "toolCallId": "log-call",
+        },
+        _text("assistant", "The log is long; the failure is in step 3."),
+        _text("user", "Fix it"),
+        {
+            "role": "assistant",
+            "content": [],
+            "toolCalls": [{"id": "fix-call", "name": "Bash", "arguments": '{"command":"make fix"}'}],
+        },
+    ]
+    session.append_message(copy.deepcopy(history))
+    agent_world.session_id = session.id
+    agent_world.seed_history = history
+
+
+@given("该会话已记录过一轮用量")
+def agent_session_has_usage(agent_world: AgentWorld) -> None:
+    session = agent_world.resumed_session()
+    session.update_usage(
+        {"inputOther": 120, "output": 45, "inputCacheRead": 30, "inputCacheCreation": 5}, MODEL
+    )
+    agent_world.usage_before = session.get_usage()
+    agent_world.reply_usage = {"inputOther": 7, "output": 3, "inputCacheRead": 0, "inputCacheCreation": 0}
+
+
+@then("被引用的卸载文件应仍然存在且内容不变")
+def agent_offload_file_kept(agent_world: AgentWorld) -> None:
+    path = agent_world.offload_file
+    assert path is not None
+    assert path.is_file(), (
+        f"sanitizing must not delete the offloaded file {path} that the history still references"
+    )
+    assert path.read_text(encoding="utf-8") == agent_world.offload_content, (
+        "the offloaded file must be unchanged"
+    )
+
+
+@then("会话用量应在原有累计值上加上本次请求的用量")
+def agent_usage_accumulated(agent_world: AgentWorld) -> None:
+    before, added = agent_world.usage_before, agent_world.reply_usage
+    assert before is not None and added is not None
+    after = agent_world.resumed_session().get_usage()
+    pairs = {
+        "totalInputOther": "inputOther",
+        "totalOutput": "output",
+        "totalCacheRead": "inputCacheRead",
+        "totalCacheCreation": "inputCacheCreation",
+    }
+    for total, key in pairs.items():
+        assert after[total] == before[total] + added[key], (
+            f"{total} should keep the earlier {before[total]} and add this request's {added[key]}, "
+            f"got {after[total]}"
+        )
+    assert len(after["rounds"]) == len(before["rounds"]) + 1, "the earlier usage rounds must be kept"
+
+
+@then("会话文件应与 runner 的历史一致")
+def agent_file_matches_history(agent_world: AgentWorld) -> None:
+    assert agent_world.persisted_history() == agent_world.runner().history, (
+        "the session file should hold the runner's (sanitized) history"
+    )
