@@ -23,6 +23,15 @@ class ReferenceImplementation:
 
     # -- seed 003: ConversationReader and skill-import feedback ------------------------------------------
     # (reader factories)
+    def conversation_reader(self) -> contract.ConversationReader:
+        from synapse_ref.skills.conversation_reader import ConversationReader
+
+        return ConversationReader()
+
+    def skill_command_handler(self, manager: contract.SkillImportManager) -> contract.SkillCommandHandler:
+        from synapse_ref.skills.import_command import SkillCommandHandler
+
+        return SkillCommandHandler(manager)
 
     # -- context layer -----------------------------------------------------------------------------------
     # (context factories)

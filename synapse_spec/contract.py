@@ -218,19 +218,38 @@ class ConversationSummary(Protocol):
 
 
 class ConversationReader(Protocol):
-    """Turns a session JSONL file into turns and a compact transcript.
+    """Turns a session JSONL file into turns and a compact transcript (stateless).
+
+    Lines are Anthropic-style ``{"id"?, "timestamp"?, "role", "content": str | [block]}`` with ``text``,
+    ``tool_use`` and ``tool_result`` blocks, or the agent's own session lines (``toolCalls`` with JSON-text
+    ``arguments``, ``role: "tool"`` results with ``toolCallId``).  Roles other than user/assistant are
+    dropped; a line that is not a JSON object is skipped (a warning is logged).
 
     ``SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT`` (default 200) and ``SYNAPSE_CHARS_PER_TOKEN`` (default 4) are
-    read when used.
+    read on every use; a missing, non-numeric or non-positive value means the default.
     """
 
-    def read(self, file_path: str | Path) -> list[ConversationTurn]: ...
+    def read(self, file_path: str | Path) -> Sequence[ConversationTurn]:
+        """All turns; a missing file gives an empty sequence and a warning, never an exception."""
+        ...
 
-    def read_truncated(self, file_path: str | Path, max_chars: int) -> list[ConversationTurn]: ...
+    def read_truncated(self, file_path: str | Path, max_chars: int) -> Sequence[ConversationTurn]:
+        """The turns in the last ``max_chars`` characters (code points, newlines included) of the file.
 
-    def compact(self, turns: Sequence[ConversationTurn], max_chars: int = 0) -> str: ...
+        Reads only the tail of the file.  A window that starts inside a line drops that partial line.
+        ``max_chars <= 0`` gives an empty sequence without opening the file.
+        """
+        ...
 
-    def extract_tool_sequence(self, turns: Sequence[ConversationTurn]) -> list[str]: ...
+    def compact(self, turns: Sequence[ConversationTurn], max_chars: int = 0) -> str:
+        """``[User] ...`` / ``[Assistant] ...`` / ``[Tool] <name>`` / ``[Result] ...`` blocks separated by
+        one blank line; tool results longer than the summary limit end in ``...``.  ``max_chars > 0``
+        keeps at most that many characters from the end; 0 means no limit."""
+        ...
+
+    def extract_tool_sequence(self, turns: Sequence[ConversationTurn]) -> Sequence[str]:
+        """Tool names in call order, repeats kept."""
+        ...
 
     def summarize(self, turns: Sequence[ConversationTurn]) -> ConversationSummary: ...
 
@@ -263,6 +282,15 @@ class SkillImportManager(Protocol):
 
 
 class SkillCommandHandler(Protocol):
+    """Runs ``skill:import <source> [--continue=a,b] [--merge=src:dst[,src2:dst2]]``.
+
+    It passes the source and options to the :class:`SkillImportManager` (``continue_skills`` as names,
+    ``merge_into`` as ``(source, target)`` pairs) and reports the result on stdout: conflicting names with
+    an instruction to rename them in the source directory and re-import, and for every similar skill the
+    ``--continue=<name>`` and ``--merge=<name>:<similarTo>`` options to rerun with.  A failure of the
+    manager goes to stderr with exit code 1.
+    """
+
     def execute(self, command: str) -> CommandResult: ...
 
 

@@ -1,0 +1,60 @@
+@reader @seed-003 @beyond-seed
+Feature: ConversationReader 读取 Synapse 自身的会话行
+  The skill-enhance hook feeds the agent's own session files to the reader.  Those files keep tool calls in
+  `toolCalls` (with `arguments` as JSON text), tool results as `role: "tool"` lines with `toolCallId`, and
+  content as a list of `{"type":"text"}` parts.  The original reader dropped all tool activity of such
+  files; these scenarios hold an implementation to reading it.
+
+  @RDR-019
+  Scenario: Synapse 会话行中的 `toolCalls` 与 tool 结果应被读取
+    Given 会话文件取自样例 `synapse_native.jsonl`
+    When 调用 `ConversationReader.read(filePath)`
+    Then 各 turn 的角色与文本应为
+      | role      | content                    |
+      | user      | 帮我看看 build 为什么失败  |
+      | assistant | 先读取构建日志。           |
+      | user      |                            |
+      | assistant | 缺少 foo 的声明，我来修复。 |
+      | user      |                            |
+      | assistant | 已修复，测试通过。         |
+    And 助手 turn 的 `toolCalls` 应包含解析后的参数
+      | id     | name | input                    |
+      | call-1 | read | {"path": "build.log"}    |
+      | call-2 | bash | {"command": "npm test"}  |
+      | call-3 | edit | {"path": "src/a.ts"}     |
+    And `role: "tool"` 行应作为工具结果挂到紧随其后的 user turn 上
+      | turn | toolUseId | content                              |
+      | 3    | call-1    | error TS2304: Cannot find name 'foo' |
+      | 3    | call-2    | 1 failing                            |
+      | 5    | call-3    | edited src/a.ts                      |
+    And 最终结果中不应出现未知角色 turn
+
+  @RDR-020
+  Scenario: Synapse 会话行经 `compact` 后应展示 `[Tool]` 与 `[Result]`
+    Given 会话文件取自样例 `synapse_native.jsonl`
+    When 调用 `ConversationReader.read(filePath)`
+    And 调用 `compact(turns)`
+    Then 输出应保留上述标签顺序
+      | label       | text                                 |
+      | [User]      | 帮我看看 build 为什么失败            |
+      | [Assistant] | 先读取构建日志。                     |
+      | [Tool]      | read                                 |
+      | [Tool]      | bash                                 |
+      | [Result]    | error TS2304: Cannot find name 'foo' |
+      | [Result]    | 1 failing                            |
+      | [Assistant] | 缺少 foo 的声明，我来修复。          |
+      | [Tool]      | edit                                 |
+      | [Result]    | edited src/a.ts                      |
+      | [Assistant] | 已修复，测试通过。                   |
+    And 各块之间应使用空行分隔
+
+  @RDR-021
+  Scenario: Synapse 会话行的工具调用应计入工具序列与摘要
+    Given 会话文件取自样例 `synapse_native.jsonl`
+    When 调用 `ConversationReader.read(filePath)`
+    And 调用 `extractToolSequence(turns)`
+    Then 返回数组顺序应与出现顺序一致
+      | tool |
+      | read |
+      | bash |
+      | edit |

@@ -1,0 +1,61 @@
+@reader @seed-003 @beyond-seed
+Feature: ConversationReader 的读取成本与配置容错
+  Fixes of the original's flaws: reading the tail of a large session must not read the whole file, a
+  broken numeric setting must not turn every estimate into Infinity or a negative number, and a compact
+  text cut to `maxChars` must not start with the blank line that separated two blocks.
+
+  @RDR-022
+  Scenario: 读取大文件尾部时不应读取整个文件
+    Given 一个 64 MiB 的会话文件，只有末尾 3 行是会话内容
+      """
+      {"id":"tail-1","role":"user","content":"Summarize the release notes"}
+      {"id":"tail-2","role":"assistant","content":"Here is the summary of the release notes."}
+      {"id":"tail-3","role":"user","content":"Thanks"}
+      """
+    When 以 `maxChars=1000` 调用 `readTruncated`
+    Then 返回的 turn id 依次为 `tail-1, tail-2, tail-3`
+    And 本次调用读取的字节数不应超过 64 KiB
+
+  @RDR-023
+  Scenario Outline: `SYNAPSE_CHARS_PER_TOKEN` 非法或非正数时应回退默认值
+    Given 会话文件取自样例 `anthropic_sample.jsonl`
+    And 设置 `SYNAPSE_CHARS_PER_TOKEN` 为 "<value>"
+    When 对同一会话执行 `summarize`
+    Then `estimatedTokens` 应为正整数且等于未设置该配置时的估算值
+
+    Examples:
+      | value |
+      | 0     |
+      | -3    |
+      | abc   |
+      |       |
+
+  @RDR-024
+  Scenario Outline: `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 非法或非正数时应回退默认值
+    Given 设置 `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 为 "<value>"
+    And 工具结果是 250 个字符的单行文本
+    When 执行 `compact()`
+    Then `[Result]` 内容应按默认上限 200 截断并追加 `...`
+
+    Examples:
+      | value |
+      | 0     |
+      | -1    |
+      | many  |
+
+  @RDR-025
+  Scenario: `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 应在使用时读取
+    Given 设置 `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 为 "50"
+    And 工具结果是 250 个字符的单行文本
+    When 执行 `compact()`
+    Then `[Result]` 内容应按上限 50 截断并追加 `...`
+
+  @RDR-026
+  Scenario: compact 按 `maxChars` 截断后应从一个完整的块开始
+    Given turns 中包含用户文本、助手文本、工具调用与工具结果
+      """
+      {"id":"m1","role":"user","content":"First message that is quite long"}
+      {"id":"m2","role":"assistant","content":"Second message"}
+      """
+    When 以 `maxChars=30` 调用 `compact(turns, maxChars)`
+    Then 输出应为 "[Assistant] Second message"

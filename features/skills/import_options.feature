@@ -1,0 +1,35 @@
+@skills @seed-003 @beyond-seed
+Feature: Skill 导入命令的选项与错误
+  The `--continue` / `--merge` options that the import feedback suggests must reach the importer, and a
+  failed import must be reported as an error, so that following the feedback actually works.
+
+  @SKL-003
+  Scenario Outline: 按提示重新导入时应把 `--continue` 与 `--merge` 交给导入器
+    Given `skill:import` 的导入器什么也没有导入
+    When 执行 skill 命令 `<command>`
+    Then 导入器收到的导入源应为 `/tmp/incoming`
+    And 导入器收到的 continueSkills 应为 `<continue>`
+    And 导入器收到的 mergeInto 应为 `<merge>`
+    And `skill:import` 应以退出码 0 结束且 stderr 为空
+
+    Examples:
+      | command                                                                        | continue                 | merge                                   |
+      | skill:import /tmp/incoming --continue=commit-helper                            | commit-helper            |                                         |
+      | skill:import /tmp/incoming --continue=a,b --continue c                         | a, b, c                  |                                         |
+      | skill:import /tmp/incoming --merge=commit-helper:git-commit                    |                          | commit-helper:git-commit                |
+      | skill:import /tmp/incoming --merge commit-helper:git-commit,pr-notes:pr-summary |                          | commit-helper:git-commit, pr-notes:pr-summary |
+
+  @SKL-004
+  Scenario: 导入器失败时错误应写入 stderr 且退出码为 1
+    Given `skill:import` 的导入器抛出错误 "Source not found: /tmp/missing"
+    When 执行 skill 命令 `skill:import /tmp/missing`
+    Then `skill:import` 的 stderr 应包含 "Source not found: /tmp/missing"
+    And `skill:import` 的退出码应为 1
+
+  @SKL-005
+  Scenario: 缺少导入源时应输出用法说明且不调用导入器
+    Given `skill:import` 的导入器什么也没有导入
+    When 执行 skill 命令 `skill:import`
+    Then `skill:import` 应输出用法说明
+    And `skill:import` 的退出码应为 1
+    And 导入器不应被调用

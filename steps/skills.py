@@ -1,0 +1,261 @@
+"""Step definitions for the skill-import feedback features (seed 003).
+
+The import itself is a port: a pytest-mock double of ``SkillImportManager`` (autospecced from the contract,
+so a call with the wrong signature fails) returns the conflicts / similar skills of the scenario, and the
+steps check both what the handler prints and what it passed to the port.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from pytest_bdd import given, parsers, then, when
+from pytest_mock import MockerFixture
+
+from synapse_spec import contract
+
+SOURCE = "/tmp/incoming"
+
+# "Rename the conflicting skills in the source directory and re-import", in English or Chinese.
+RENAME = re.compile(r"\brenam|重命名|改名|修改.{0,12}名称", re.IGNORECASE)
+SOURCE_DIR = re.compile(r"\bsource\b|源目录|源文件夹|导入源|来源目录", re.IGNORECASE)
+REIMPORT = re.compile(r"\bre-?import|\bimport\b.{0,20}\bagain\b|重新导入|再次导入", re.IGNORECASE)
+
+
+@dataclass
+class SkillsContext:
+    manager: Any
+    handler: contract.SkillCommandHandler
+    result: contract.CommandResult | None = None
+    command: str = ""
+    names: Sequence[str] = ()
+    similar: Sequence[Mapping[str, str]] = ()
+
+    def output(self) -> str:
+        assert self.result is not None, "the command was not run"
+        return self.result.stdout
+
+    def import_call(self) -> tuple[str, Sequence[str], Sequence[Sequence[str]]]:
+        """(source, continue_skills, merge_into) of the single call the handler made to the port."""
+        calls = self.manager.import_skills.call_args_list
+        assert len(calls) == 1, (
+            f"`{self.command}` must call SkillImportManager.import_skills once, got {len(calls)}"
+        )
+        call = calls[0]
+        source = call.args[0] if call.args else call.kwargs.get("source")
+        return (
+            source,
+            list(call.kwargs.get("continue_skills", ())),
+            [tuple(pair) for pair in call.kwargs.get("merge_into", ())],
+        )
+
+
+@pytest.fixture
+def skills_ctx(synapse: contract.Implementation, mocker: MockerFixture) -> SkillsContext:
+    manager = mocker.create_autospec(contract.SkillImportManager, instance=True)
+    manager.import_skills.return_value = {"imported": [], "skipped": [], "conflicts": [], "similar": []}
+    return SkillsContext(manager=manager, handler=synapse.skill_command_handler(manager))
+
+
+def _rows(datatable: list[list[str]]) -> list[dict[str, str]]:
+    header, *rows = datatable
+    return [dict(zip(header, row, strict=True)) for row in rows]
+
+
+def _has_option(text: str, option: str) -> bool:
+    return re.search(re.escape(option) + r"(?![\w:-])", text) is not None
+
+
+# --------------------------------------------------------------------------------------------------------
+# Seed scenarios
+# --------------------------------------------------------------------------------------------------------
+
+
+@given("`skill:import` 返回命名冲突列表")
+def skills_conflicts(skills_ctx: SkillsContext, datatable: list[list[str]]) -> None:
+    conflicts = _rows(datatable)
+    skills_ctx.names = [c["name"] for c in conflicts]
+    skills_ctx.manager.import_skills.return_value = {
+        "imported": [],
+        "skipped": [],
+        "conflicts": conflicts,
+        "similar": [],
+    }
+
+
+@given("`skill:import` 返回 similar 列表")
+def skills_similar(skills_ctx: SkillsContext, datatable: list[list[str]]) -> None:
+    skills_ctx.similar = _rows(datatable)
+    skills_ctx.names = [s["name"] for s in skills_ctx.similar]
+    skills_ctx.manager.import_skills.return_value = {
+        "imported": [],
+        "skipped": [],
+        "conflicts": [],
+        "similar": list(skills_ctx.similar),
+    }
+
+
+@when("Handler 格式化输出")
+@when("Handler 生成提示文本")
+def skills_run_import(skills_ctx: SkillsContext) -> None:
+    skills_ctx.command = f"skill:import {SOURCE}"
+    skills_ctx.result = skills_ctx.handler.execute(skills_ctx.command)
+
+
+@then("输出应包含冲突 skill 名称")
+def skills_conflict_names(skills_ctx: SkillsContext) -> None:
+    out = skills_ctx.output()
+    missing = [
+        name for name in skills_ctx.names if not re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", out)
+    ]
+    assert not missing, f"the import output must name every conflicting skill; missing {missing} in {out!r}"
+
+
+@then("给出“修改源目录名称后重新导入”的明确指引")
+def skills_rename_guidance(skills_ctx: SkillsContext) -> None:
+    out = skills_ctx.output()
+    lacking = [
+        what
+        for what, pattern in (
+            ("rename", RENAME),
+            ("in the source directory", SOURCE_DIR),
+            ("re-import", REIMPORT),
+        )
+        if not pattern.search(out)
+    ]
+    assert not lacking, (
+        "after a name conflict the output must tell the user to rename the skills in the source directory "
+        "and "
+        f"import again (English or Chinese); it does not say: {', '.join(lacking)}. Output: {out!r}"
+    )
+
+
+@then("Handler 应把命令中的导入源原样交给导入器")
+def skills_source_passed(skills_ctx: SkillsContext) -> None:
+    source, _, _ = skills_ctx.import_call()
+    assert source == SOURCE, (
+        f"`{skills_ctx.command}` must pass the source {SOURCE!r} to the importer, got {source!r}"
+    )
+
+
+@then("输出应包含 `--continue=<skill>` 示例")
+def skills_continue_examples(skills_ctx: SkillsContext) -> None:
+    out = skills_ctx.output()
+    missing = [
+        f"--continue={s['name']}"
+        for s in skills_ctx.similar
+        if not _has_option(out, f"--continue={s['name']}")
+    ]
+    assert not missing, (
+        f"each similar skill needs a ready-to-use `--continue=<skill>` example; missing {missing} in {out!r}"
+    )
+
+
+@then("同时包含 `--merge=<source>:<target>` 示例")
+def skills_merge_examples(skills_ctx: SkillsContext) -> None:
+    out = skills_ctx.output()
+    wanted = [f"--merge={s['name']}:{s['similarTo']}" for s in skills_ctx.similar]
+    missing = [option for option in wanted if not _has_option(out, option)]
+    assert not missing, (
+        "each similar skill needs a `--merge=<source>:<target>` example merging the imported skill into the "
+        f"existing similar one; missing {missing} in {out!r}"
+    )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Options and errors (beyond the seed)
+# --------------------------------------------------------------------------------------------------------
+
+
+@given("`skill:import` 的导入器什么也没有导入")
+def skills_nothing_imported(skills_ctx: SkillsContext) -> None:
+    skills_ctx.manager.import_skills.return_value = {
+        "imported": [],
+        "skipped": [],
+        "conflicts": [],
+        "similar": [],
+    }
+
+
+@given(parsers.parse('`skill:import` 的导入器抛出错误 "{message}"'))
+def skills_importer_fails(skills_ctx: SkillsContext, message: str) -> None:
+    skills_ctx.manager.import_skills.side_effect = RuntimeError(message)
+
+
+@when(parsers.re(r"执行 skill 命令 `(?P<command>[^`]+)`"))
+def skills_execute(skills_ctx: SkillsContext, command: str) -> None:
+    skills_ctx.command = command
+    skills_ctx.result = skills_ctx.handler.execute(command)
+
+
+@then(parsers.parse("导入器收到的导入源应为 `{source}`"))
+def skills_received_source(skills_ctx: SkillsContext, source: str) -> None:
+    got, _, _ = skills_ctx.import_call()
+    assert got == source, (
+        f"`{skills_ctx.command}` must pass the source {source!r} to the importer, got {got!r}"
+    )
+
+
+@then(parsers.re(r"导入器收到的 continueSkills 应为 `(?P<names>[^`]*)`"))
+def skills_received_continue(skills_ctx: SkillsContext, names: str) -> None:
+    expected = [n.strip() for n in names.split(",") if n.strip()]
+    _, got, _ = skills_ctx.import_call()
+    assert got == expected, (
+        f"`{skills_ctx.command}` must pass continue_skills={expected} to the importer, got {got}"
+    )
+
+
+@then(parsers.re(r"导入器收到的 mergeInto 应为 `(?P<pairs>[^`]*)`"))
+def skills_received_merge(skills_ctx: SkillsContext, pairs: str) -> None:
+    expected = [tuple(p.strip().split(":")) for p in pairs.split(",") if p.strip()]
+    _, _, got = skills_ctx.import_call()
+    assert got == expected, (
+        f"`{skills_ctx.command}` must pass merge_into={expected} ((source, target) pairs) to the importer, "
+        f"got {got}"
+    )
+
+
+@then("`skill:import` 应以退出码 0 结束且 stderr 为空")
+def skills_succeeded(skills_ctx: SkillsContext) -> None:
+    result = skills_ctx.result
+    assert result is not None
+    assert (result.exit_code, result.stderr) == (0, ""), (
+        f"`{skills_ctx.command}` must succeed (exit 0, empty stderr), got exit {result.exit_code} and stderr "
+        f"{result.stderr!r}"
+    )
+
+
+@then(parsers.parse('`skill:import` 的 stderr 应包含 "{text}"'))
+def skills_stderr_contains(skills_ctx: SkillsContext, text: str) -> None:
+    result = skills_ctx.result
+    assert result is not None
+    assert text in result.stderr, (
+        f"the importer's error {text!r} must be reported on stderr, got {result.stderr!r}"
+    )
+
+
+@then(parsers.parse("`skill:import` 的退出码应为 {code:d}"))
+def skills_exit_code(skills_ctx: SkillsContext, code: int) -> None:
+    result = skills_ctx.result
+    assert result is not None
+    assert result.exit_code == code, f"`{skills_ctx.command}` must exit with {code}, got {result.exit_code}"
+
+
+@then("`skill:import` 应输出用法说明")
+def skills_usage_shown(skills_ctx: SkillsContext) -> None:
+    result = skills_ctx.result
+    assert result is not None
+    text = f"{result.stdout}\n{result.stderr}"
+    assert "skill:import" in text and re.search(r"usage|用法|<source>", text, re.IGNORECASE), (
+        f"`{skills_ctx.command}` without a source must print how to use skill:import, got {text!r}"
+    )
+
+
+@then("导入器不应被调用")
+def skills_importer_not_called(skills_ctx: SkillsContext) -> None:
+    calls = skills_ctx.manager.import_skills.call_args_list
+    assert not calls, f"`{skills_ctx.command}` has no source and must not call the importer, got {calls}"

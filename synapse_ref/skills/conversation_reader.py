@@ -1,0 +1,397 @@
+"""Reads session transcripts (JSONL) into turns and renders them as a compact text for skill enhancement.
+
+Two line formats are understood, because both end up in the files the skill-enhance hook reads:
+
+* Anthropic-style lines ``{"id"?, "timestamp"?, "role": "user"|"assistant", "content": str | [block]}``
+  with ``text``, ``tool_use`` and ``tool_result`` blocks;
+* the agent's own session lines: ``toolCalls`` (``{"id", "name", "arguments": JSON text}``) on assistant
+  messages, ``{"role": "tool", "toolCallId", "content"}`` results, and content as ``{"type": "text"}``
+  parts.  Consecutive tool lines become one user turn carrying the tool results, which is the shape the
+  Anthropic format gives them, so both formats summarise and compact alike.
+
+Any other role (``system``, ...) is dropped, and a line that is not a JSON object is skipped with a
+warning: a transcript with a damaged line is still worth reading.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+logger = logging.getLogger("synapse.skills.conversation_reader")
+
+CHARS_PER_TOKEN_ENV = "SYNAPSE_CHARS_PER_TOKEN"
+TOOL_RESULT_SUMMARY_LIMIT_ENV = "SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT"
+DEFAULT_CHARS_PER_TOKEN = 4
+DEFAULT_TOOL_RESULT_SUMMARY_LIMIT = 200
+ELLIPSIS = "..."
+BLOCK_SEPARATOR = "\n\n"
+
+_UTF8_MAX_BYTES = 4
+_LEADING_INT = re.compile(r"\s*([+-]?\d+)")
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    input: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    tool_use_id: str
+    content: str
+
+
+@dataclass(frozen=True)
+class ConversationTurn:
+    """One user or assistant turn; ``tool_calls`` / ``tool_results`` are None when the line had none."""
+
+    id: str
+    role: str
+    content: str
+    timestamp: str | None = None
+    tool_calls: tuple[ToolCall, ...] | None = None
+    tool_results: tuple[ToolResult, ...] | None = None
+    raw_content: Any = None
+
+
+@dataclass(frozen=True)
+class ConversationSummary:
+    total_turns: int
+    user_turns: int
+    assistant_turns: int
+    tool_calls: int
+    unique_tools: tuple[str, ...]
+    estimated_tokens: int
+
+
+class _TurnLike(Protocol):
+    """What ``compact`` and the statistics need from a turn, so turns built elsewhere work too."""
+
+    @property
+    def role(self) -> str: ...
+
+    @property
+    def content(self) -> str: ...
+
+    @property
+    def tool_calls(self) -> Sequence[Any] | None: ...
+
+    @property
+    def tool_results(self) -> Sequence[Any] | None: ...
+
+
+def env_positive_int(name: str, default: int, environ: Mapping[str, str] | None = None) -> int:
+    """Read an integer setting the way the original's ``parseInt`` does (``"2.9"`` is 2), but fall back
+    to ``default`` for a missing, non-numeric or non-positive value instead of dividing by zero."""
+    raw = (os.environ if environ is None else environ).get(name)
+    if raw is None:
+        return default
+    match = _LEADING_INT.match(raw)
+    if match is None:
+        return default
+    value = int(match.group(1))
+    return value if value > 0 else default
+
+
+class ConversationReader:
+    """Stateless reader; ``SYNAPSE_*`` settings are read on every use (or from ``environ`` if given)."""
+
+    def __init__(self, *, environ: Mapping[str, str] | None = None) -> None:
+        self._environ = environ
+
+    # -- reading ---------------------------------------------------------------------------------------
+
+    def read(self, file_path: str | Path) -> list[ConversationTurn]:
+        """All turns of the file; a missing file gives ``[]`` and a warning, not an exception."""
+        path = Path(file_path)
+        if not path.exists():
+            logger.warning("Conversation file not found: %s", path)
+            return []
+        text = path.read_bytes().decode("utf-8", errors="replace")
+        return self._parse_lines(text.split("\n"))
+
+    def read_truncated(self, file_path: str | Path, max_chars: int) -> list[ConversationTurn]:
+        """The turns in the last ``max_chars`` characters of the file.
+
+        ``max_chars`` counts characters (Unicode code points) of the UTF-8 text, including the newlines.
+        Only the tail is read: at most ``4 * (max_chars + 1)`` bytes, enough for ``max_chars`` characters
+        plus the one before the window, which tells whether the window starts at a line boundary.  When
+        it does not, the partial first line is dropped, so a half JSON line is never parsed.
+        ``max_chars <= 0`` returns ``[]`` without touching the file.
+        """
+        if max_chars <= 0:
+            return []
+        path = Path(file_path)
+        if not path.exists():
+            logger.warning("Conversation file not found: %s", path)
+            return []
+        window, starts_mid_line = self._tail_window(path, max_chars)
+        window = self._align_to_line(window, starts_mid_line)
+        if not window.strip():
+            return []
+        return self._parse_lines(window.split("\n"))
+
+    @staticmethod
+    def _tail_window(path: Path, max_chars: int) -> tuple[str, bool]:
+        """The last ``max_chars`` characters and whether the character before them is not a newline."""
+        with path.open("rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            budget = _UTF8_MAX_BYTES * (max_chars + 1)
+            start = max(0, size - budget)
+            handle.seek(start)
+            data = handle.read(size - start)
+        if start > 0:
+            # The byte window may begin inside a multi-byte character: skip its continuation bytes.
+            skip = 0
+            while skip < min(len(data), _UTF8_MAX_BYTES - 1) and 0x80 <= data[skip] <= 0xBF:
+                skip += 1
+            data = data[skip:]
+        text = data.decode("utf-8", errors="replace")
+        if len(text) <= max_chars:
+            # Only possible when the whole file was read: the window starts at the start of the file.
+            return text, False
+        return text[-max_chars:], text[-max_chars - 1] != "\n"
+
+    @staticmethod
+    def _align_to_line(window: str, starts_mid_line: bool) -> str:
+        """Drop the partial first line of a window that starts inside a line."""
+        if not starts_mid_line:
+            return window
+        newline = window.find("\n")
+        return "" if newline == -1 else window[newline + 1 :]
+
+    # -- parsing ---------------------------------------------------------------------------------------
+
+    def _parse_lines(self, lines: Iterable[str]) -> list[ConversationTurn]:
+        turns: list[ConversationTurn] = []
+        pending_results: list[ToolResult] = []
+        pending_raw: list[Any] = []
+        pending_id = ""
+
+        def flush() -> None:
+            nonlocal pending_results, pending_raw
+            if pending_results:
+                turns.append(
+                    ConversationTurn(
+                        id=pending_id,
+                        role="user",
+                        content="",
+                        tool_results=tuple(pending_results),
+                        raw_content=pending_raw,
+                    )
+                )
+            pending_results, pending_raw = [], []
+
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            data = self._load(line, number)
+            if data is None:
+                continue
+            role = data.get("role")
+            if role == "tool":
+                result = self._native_tool_result(data, number)
+                if result is not None:
+                    if not pending_results:
+                        pending_id = f"turn-{number}"
+                    pending_results.append(result)
+                    pending_raw.append(data.get("content"))
+                continue
+            if role not in ("user", "assistant"):
+                continue
+            flush()
+            turns.append(self._turn(data, role, number))
+        flush()
+        return turns
+
+    @staticmethod
+    def _load(line: str, number: int) -> dict[str, Any] | None:
+        try:
+            data = json.loads(line)
+        except ValueError as exc:
+            logger.warning("Failed to parse conversation line %d: %s", number, exc)
+            return None
+        if not isinstance(data, dict):
+            logger.warning("Failed to parse conversation line %d: not a JSON object", number)
+            return None
+        return data
+
+    def _turn(self, data: Mapping[str, Any], role: str, number: int) -> ConversationTurn:
+        raw = data.get("content")
+        turn_id = data.get("id")
+        timestamp = data.get("timestamp")
+        calls: list[ToolCall] | None = None
+        results: list[ToolResult] | None = None
+        if isinstance(raw, str):
+            content = raw
+        elif isinstance(raw, list):
+            calls, results = [], []
+            texts: list[str] = []
+            for block in raw:
+                if not isinstance(block, dict):
+                    continue
+                kind = block.get("type")
+                if kind == "text" and isinstance(block.get("text"), str) and block["text"]:
+                    texts.append(block["text"])
+                elif kind == "tool_use" and block.get("id") and block.get("name"):
+                    tool_input = block.get("input")
+                    calls.append(
+                        ToolCall(
+                            str(block["id"]),
+                            str(block["name"]),
+                            tool_input if isinstance(tool_input, dict) else {},
+                        )
+                    )
+                elif kind == "tool_result" and block.get("tool_use_id"):
+                    results.append(ToolResult(str(block["tool_use_id"]), _as_text(block.get("content"))))
+            content = "\n".join(texts)
+        else:
+            content = ""
+        native_calls = data.get("toolCalls")
+        raw_for_tokens: Any = raw
+        if isinstance(native_calls, list) and native_calls:
+            calls = [*(calls or []), *self._native_tool_calls(native_calls)]
+            raw_for_tokens = {"content": raw, "toolCalls": native_calls}
+        return ConversationTurn(
+            id=turn_id if isinstance(turn_id, str) and turn_id else f"turn-{number}",
+            role=role,
+            content=content,
+            timestamp=timestamp if isinstance(timestamp, str) else None,
+            tool_calls=tuple(calls) if calls else None,
+            tool_results=tuple(results) if results else None,
+            raw_content=raw_for_tokens,
+        )
+
+    @staticmethod
+    def _native_tool_calls(entries: Sequence[Any]) -> list[ToolCall]:
+        calls: list[ToolCall] = []
+        for entry in entries:
+            if not isinstance(entry, dict) or not entry.get("name"):
+                continue
+            arguments = entry.get("arguments")
+            tool_input: Any = arguments
+            if isinstance(arguments, str):
+                try:
+                    tool_input = json.loads(arguments) if arguments.strip() else {}
+                except ValueError:
+                    # Keep what the model wrote rather than losing it.
+                    tool_input = {"arguments": arguments}
+            calls.append(
+                ToolCall(
+                    str(entry.get("id") or ""),
+                    str(entry["name"]),
+                    tool_input if isinstance(tool_input, dict) else {},
+                )
+            )
+        return calls
+
+    @staticmethod
+    def _native_tool_result(data: Mapping[str, Any], number: int) -> ToolResult | None:
+        call_id = data.get("toolCallId")
+        if not isinstance(call_id, str) or not call_id:
+            logger.warning("Skipping tool line %d without toolCallId", number)
+            return None
+        return ToolResult(call_id, _as_text(data.get("content")))
+
+    # -- rendering and statistics ----------------------------------------------------------------------
+
+    def compact(self, turns: Sequence[_TurnLike], max_chars: int = 0) -> str:
+        """``[User]``/``[Assistant]``/``[Tool]``/``[Result]`` blocks joined by a blank line.
+
+        With ``max_chars > 0`` only the tail is kept, starting at a line boundary when the cut falls
+        inside a line.  Unlike the original, the blank separator line left at the start is dropped too,
+        so the text starts with a block instead of a stray newline.
+        """
+        limit = self._tool_result_limit()
+        parts: list[str] = []
+        for turn in turns:
+            results = turn.tool_results or ()
+            if turn.role == "user":
+                parts.extend(f"[Result] {truncate_tool_result(r.content, limit)}" for r in results)
+                if turn.content or not results:
+                    parts.append(f"[User] {turn.content}")
+            elif turn.role == "assistant":
+                if turn.content:
+                    parts.append(f"[Assistant] {turn.content}")
+                parts.extend(f"[Tool] {call.name}" for call in turn.tool_calls or ())
+                parts.extend(f"[Result] {truncate_tool_result(r.content, limit)}" for r in results)
+        text = BLOCK_SEPARATOR.join(parts)
+        if max_chars > 0 and len(text) > max_chars:
+            starts_mid_line = text[-max_chars - 1] != "\n"
+            tail = text[-max_chars:]
+            if starts_mid_line:
+                newline = tail.find("\n")
+                if newline != -1 and newline < len(tail) - 1:
+                    tail = tail[newline + 1 :]
+            text = tail.lstrip("\n")
+        return text
+
+    def extract_tool_sequence(self, turns: Sequence[_TurnLike]) -> list[str]:
+        """Tool names in call order, repeats kept: the order is what a skill learns from."""
+        return [call.name for turn in turns for call in turn.tool_calls or ()]
+
+    def summarize(self, turns: Sequence[_TurnLike]) -> ConversationSummary:
+        chars_per_token = env_positive_int(CHARS_PER_TOKEN_ENV, DEFAULT_CHARS_PER_TOKEN, self._environ)
+        sequence = self.extract_tool_sequence(turns)
+        estimated = 0
+        for turn in turns:
+            raw = getattr(turn, "raw_content", None)
+            serialised = json.dumps(raw or turn.content, ensure_ascii=False, separators=(",", ":"))
+            estimated += math.ceil(len(serialised) / chars_per_token)
+        return ConversationSummary(
+            total_turns=len(turns),
+            user_turns=sum(1 for t in turns if t.role == "user"),
+            assistant_turns=sum(1 for t in turns if t.role == "assistant"),
+            tool_calls=len(sequence),
+            unique_tools=tuple(dict.fromkeys(sequence)),
+            estimated_tokens=estimated,
+        )
+
+    def _tool_result_limit(self) -> int:
+        return env_positive_int(
+            TOOL_RESULT_SUMMARY_LIMIT_ENV, DEFAULT_TOOL_RESULT_SUMMARY_LIMIT, self._environ
+        )
+
+
+def truncate_tool_result(content: str, limit: int) -> str:
+    """Shorten a tool result to at most ``limit`` characters (for ``limit >= 3``), ending in ``...``.
+
+    Multi-line results keep as many whole leading lines as fit with the ellipsis on its own line; a
+    result whose first line alone is too long is cut by characters.
+    """
+    if len(content) <= limit:
+        return content
+    if "\n" in content:
+        lines = content.split("\n")
+        kept: list[str] = []
+        used = 0
+        for line in lines:
+            needed = used + (1 if kept else 0) + len(line)
+            if needed + len("\n" + ELLIPSIS) > limit:
+                break
+            kept.append(line)
+            used = needed
+        if kept and len(kept) < len(lines):
+            return "\n".join(kept) + "\n" + ELLIPSIS
+    return content[: max(0, limit - len(ELLIPSIS))] + ELLIPSIS
+
+
+def _as_text(content: Any) -> str:
+    """Tool-result content as text: strings as they are, text parts joined, anything else as JSON."""
+    if isinstance(content, str):
+        return content
+    if content is None:
+        return ""
+    if isinstance(content, list) and all(isinstance(p, dict) and p.get("type") == "text" for p in content):
+        return "\n".join(str(p.get("text", "")) for p in content)
+    return json.dumps(content, ensure_ascii=False, separators=(",", ":"))

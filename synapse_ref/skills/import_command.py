@@ -1,0 +1,166 @@
+"""The ``skill:import`` command: parses its options, calls the import port and explains the outcome.
+
+The output is meant to be acted on: conflicts come with the instruction to rename in the source and
+re-import, and every similar skill comes with the exact ``--continue`` / ``--merge`` options to rerun with.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+IMPORT_COMMAND = "skill:import"
+
+RENAME_GUIDANCE = "Please rename the conflicting skills in the source directory and re-import."
+
+IMPORT_HELP = """\
+skill:import - Import skills from local directory or remote URL
+
+USAGE:
+    skill:import <source> [options]
+
+ARGUMENTS:
+    <source>    Local directory path or remote URL (a skill, a directory of skills or a skills/ wrapper)
+
+OPTIONS:
+    --continue=<names>         Import these skills without the similarity check (comma-separated)
+    --merge=<source:target>    Merge a source skill into an existing similar skill (comma-separated)
+    -h, --help                 Show this help message
+
+EXAMPLES:
+    skill:import ./my-skills
+    skill:import ./my-skills --continue=commit-helper
+    skill:import ./my-skills --merge=commit-helper:git-commit"""
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    stdout: str
+    stderr: str = ""
+    exit_code: int = 0
+
+
+class SkillImportManager(Protocol):
+    def import_skills(
+        self,
+        source: str,
+        *,
+        continue_skills: Sequence[str] = (),
+        merge_into: Sequence[tuple[str, str]] = (),
+    ) -> Mapping[str, Any]: ...
+
+
+class UsageError(ValueError):
+    """A malformed ``skill:import`` command line."""
+
+
+@dataclass(frozen=True)
+class ImportRequest:
+    source: str | None
+    continue_skills: tuple[str, ...] = ()
+    merge_into: tuple[tuple[str, str], ...] = ()
+    help: bool = False
+
+
+class SkillCommandHandler:
+    """Runs ``skill:*`` commands; only ``skill:import`` is needed for the import feedback."""
+
+    def __init__(self, manager: SkillImportManager) -> None:
+        self._manager = manager
+
+    def execute(self, command: str) -> CommandResult:
+        try:
+            words = shlex.split(command)
+        except ValueError as exc:
+            return CommandResult("", f"Invalid command: {exc}", 1)
+        if not words or words[0] != IMPORT_COMMAND:
+            name = words[0] if words else ""
+            return CommandResult("", f"Unknown skill command: {name}", 1)
+        try:
+            request = parse_import_arguments(words[1:])
+        except UsageError as exc:
+            return CommandResult("", f"{exc}\n\n{IMPORT_HELP}", 1)
+        if request.help:
+            return CommandResult(IMPORT_HELP, "", 0)
+        if request.source is None:
+            return CommandResult(IMPORT_HELP, "", 1)
+        try:
+            result = self._manager.import_skills(
+                request.source,
+                continue_skills=request.continue_skills,
+                merge_into=request.merge_into,
+            )
+        except Exception as exc:  # the port's failure is the command's answer, not a crash
+            return CommandResult("", str(exc) or type(exc).__name__, 1)
+        return CommandResult(format_import_result(result), "", 0)
+
+
+def parse_import_arguments(args: Sequence[str]) -> ImportRequest:
+    """``<source> [--continue=a,b | --continue a,b]... [--merge=src:dst[,..] | --merge src:dst]...``."""
+    source: str | None = None
+    continue_skills: list[str] = []
+    merge_into: list[tuple[str, str]] = []
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        index += 1
+        if arg in ("-h", "--help"):
+            return ImportRequest(source, help=True)
+        option, has_value, value = arg.partition("=")
+        if option in ("--continue", "--merge"):
+            if not has_value:
+                if index >= len(args):
+                    raise UsageError(f"{option} needs a value")
+                value = args[index]
+                index += 1
+            if option == "--continue":
+                continue_skills.extend(_split_list(value))
+            else:
+                merge_into.extend(_merge_pair(item) for item in _split_list(value))
+        elif arg.startswith("-"):
+            raise UsageError(f"Unknown option: {arg}")
+        elif source is None:
+            source = arg
+        else:
+            raise UsageError(f"Unexpected argument: {arg}")
+    return ImportRequest(source, tuple(continue_skills), tuple(merge_into))
+
+
+def _split_list(value: str) -> list[str]:
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def _merge_pair(item: str) -> tuple[str, str]:
+    source, _, target = item.partition(":")
+    if not source.strip() or not target.strip():
+        raise UsageError(f"Invalid --merge value {item!r}: expected <source>:<target>")
+    return source.strip(), target.strip()
+
+
+def format_import_result(result: Mapping[str, Any]) -> str:
+    """The original's report: one section per non-empty list, each actionable."""
+    imported = [str(name) for name in result.get("imported") or ()]
+    skipped = [str(name) for name in result.get("skipped") or ()]
+    conflicts = list(result.get("conflicts") or ())
+    similar = list(result.get("similar") or ())
+    lines: list[str] = []
+    if imported:
+        lines.append(f"Imported: {', '.join(imported)}")
+    if skipped:
+        lines.append(f"Skipped: {', '.join(skipped)}")
+    if conflicts:
+        lines.append("Conflicts:")
+        lines.extend(f"  - {conflict.get('name')}" for conflict in conflicts)
+        lines.append(RENAME_GUIDANCE)
+    if similar:
+        lines.append("Similar Skills:")
+        for entry in similar:
+            name, target = entry.get("name"), entry.get("similarTo")
+            lines.append(f"  - {name} ~ {target}: {entry.get('reason', '')}")
+            lines.append(f"    --continue={name}")
+            lines.append(f"    --merge={name}:{target}")
+    if not lines:
+        return "Import completed. No skills found."
+    return "\n".join(lines)
