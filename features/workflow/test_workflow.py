@@ -1,0 +1,5 @@
+"""Binds the staged-workflow feature files (seed 002)."""
+
+from pytest_bdd import scenarios
+
+scenarios(".")

@@ -1,0 +1,917 @@
+"""Step definitions for the staged workflow: the strategic compact suggestion and the SubagentStop hook.
+
+Every scenario works below its own root (``tmp_path``) with a clock that advances one millisecond per
+reading, so timeline order never depends on the wall clock.  Transcripts are sparse files of exactly the
+stated size.  "剛完成" (just completed) means the stage and every stage before it are ``completed`` in
+the stored state; a hook scenario hands that stage back to the hook (status ``active``) and lets the
+hook complete it from a SubagentStop event.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytest_bdd import given, parsers, then, when
+
+from synapse_spec import contract
+
+# The original plugin's agent for each stage: the SubagentStop event names the agent, not the stage.
+WF_STAGE_AGENTS = {
+    "PLAN": "planner",
+    "ARCH": "architect",
+    "TEST": "tester",
+    "DEV": "developer",
+    "REVIEW": "code-reviewer",
+    "RETRO": "retrospective",
+    "DOCS": "doc-updater",
+}
+WF_THRESHOLD_ENV = "SYNAPSE_COMPACT_THRESHOLD_MB"
+WF_SUGGESTION_WORDS = ("compact", "壓縮", "/compact")
+
+
+class WfClock:
+    """Starts at a fixed instant and moves one millisecond per reading."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 3, 1, 7, 0, 0, tzinfo=timezone.utc)
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(milliseconds=1)
+        return self.now
+
+
+@dataclass
+class WfContext:
+    workflow: contract.StagedWorkflow
+    tmp: Path
+    session_id: str = "wf-session-0001"
+    transcript: Path | None = None
+    call_kwargs: dict[str, Any] = field(default_factory=dict)
+    just_completed: tuple[str, str] | None = None
+    result: Any = None
+    error: BaseException | None = None
+    call_options: Mapping[str, Any] | None = None
+    hook_stage: str | None = None
+    hook_outcome: contract.CommandResult | None = None
+    hook_result: str | None = None
+    suggestion_event: Mapping[str, Any] | None = None
+    registry: Mapping[str, Mapping[str, str]] | None = None
+    registry_entry: Mapping[str, str] | None = None
+
+
+@pytest.fixture
+def wf_ctx(synapse: contract.Implementation, tmp_path: Path) -> WfContext:
+    root = tmp_path / "workflow-home"
+    return WfContext(workflow=synapse.staged_workflow(root, clock=WfClock()), tmp=tmp_path)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Helpers
+# --------------------------------------------------------------------------------------------------------
+
+
+def wf_expected_keys(stages: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    keys = []
+    for stage in stages:
+        seen[stage] = seen.get(stage, 0) + 1
+        keys.append(stage if seen[stage] == 1 else f"{stage}:{seen[stage]}")
+    return keys
+
+
+def wf_state(ctx: WfContext) -> dict[str, Any]:
+    state = ctx.workflow.state.read(ctx.session_id)
+    assert state is not None, f"the workflow state of session {ctx.session_id!r} should exist"
+    return dict(state)
+
+
+def wf_stage_keys(ctx: WfContext) -> list[str]:
+    return list(wf_state(ctx)["stages"])
+
+
+def wf_pending(state: Mapping[str, Any]) -> list[str]:
+    return [key for key, entry in state["stages"].items() if entry.get("status") != "completed"]
+
+
+def wf_base(key: str) -> str:
+    return key.split(":", 1)[0]
+
+
+def wf_init(ctx: WfContext, workflow_type: str) -> None:
+    ctx.workflow.state.init(ctx.session_id, workflow_type)
+    state = wf_state(ctx)
+    assert state.get("workflowType") == workflow_type, (
+        f"the state should record workflowType {workflow_type!r}"
+    )
+
+
+def wf_complete_through(ctx: WfContext, stage_key: str, verdict: str) -> None:
+    """Complete every stage before ``stage_key`` with pass, and ``stage_key`` itself with ``verdict``."""
+    keys = wf_stage_keys(ctx)
+    assert stage_key in keys, f"the workflow should have a stage {stage_key!r}; it has {keys}"
+    for key in keys[: keys.index(stage_key)]:
+        ctx.workflow.state.set_stage(ctx.session_id, key, status="completed", result="pass")
+    ctx.workflow.state.set_stage(ctx.session_id, stage_key, status="completed", result=verdict)
+    entry = wf_state(ctx)["stages"][stage_key]
+    assert entry.get("status") == "completed" and entry.get("result") == verdict, (
+        f"stage {stage_key} should be stored as completed with result {verdict!r}, got {entry}"
+    )
+    ctx.just_completed = (stage_key, verdict)
+
+
+def wf_make_transcript(ctx: WfContext, size: int, name: str = "transcript.jsonl") -> Path:
+    path = ctx.tmp / name
+    with path.open("wb") as handle:
+        handle.truncate(size)
+    assert path.stat().st_size == size, f"the transcript should be exactly {size} bytes"
+    ctx.transcript = path
+    ctx.call_kwargs = {"transcript_path": str(path), "session_id": ctx.session_id}
+    return path
+
+
+def wf_mb(text: str) -> int:
+    return round(float(text) * 1_000_000)
+
+
+def wf_format(size: int) -> str:
+    """The spec's own reading of the decimal size format (to recognise the suggestion in messages)."""
+    if size >= 1_000_000:
+        return f"{size / 1_000_000:.1f}MB"
+    if size >= 1_000:
+        return f"{int(size / 1_000 + 0.5)}KB"
+    return f"{size}B"
+
+
+def wf_emit(ctx: WfContext, event_type: str, data: Mapping[str, Any]) -> None:
+    ctx.workflow.timeline.emit(ctx.session_id, event_type, data)
+
+
+def wf_completes_after_last_compact(ctx: WfContext) -> int:
+    events = ctx.workflow.timeline.query(ctx.session_id)
+    compacts = [i for i, e in enumerate(events) if e.get("type") == "session:compact"]
+    assert compacts, "the timeline should hold a session:compact event"
+    return sum(1 for e in events[compacts[-1] + 1 :] if e.get("type") == "stage:complete")
+
+
+def wf_call(ctx: WfContext, **overrides: Any) -> Any:
+    kwargs = {**ctx.call_kwargs, **overrides}
+    return ctx.workflow.should_suggest_compact(**kwargs)
+
+
+def wf_run_call(ctx: WfContext, options: Mapping[str, Any] | None) -> None:
+    ctx.call_options = options
+    ctx.result, ctx.error = None, None
+    try:
+        ctx.result = wf_call(ctx, **({"options": dict(options)} if options is not None else {}))
+    except Exception as exc:
+        ctx.error = exc
+
+
+def wf_result(ctx: WfContext) -> Mapping[str, Any]:
+    assert ctx.error is None, f"shouldSuggestCompact should not raise, but raised {ctx.error!r}"
+    assert isinstance(ctx.result, Mapping), (
+        f"shouldSuggestCompact should return a mapping, got {ctx.result!r}"
+    )
+    return ctx.result
+
+
+def wf_armed_session(ctx: WfContext) -> None:
+    """A session where only the transcript decides: DEV passed, stages remain, never compacted."""
+    wf_init(ctx, "standard")
+    wf_complete_through(ctx, "DEV", "pass")
+    ctx.call_kwargs = {"session_id": ctx.session_id}
+
+
+def wf_hook_session(ctx: WfContext, stage: str = "DEV") -> None:
+    """A standard workflow whose ``stage`` is being worked on: earlier stages passed, it is active."""
+    wf_init(ctx, "standard")
+    keys = wf_stage_keys(ctx)
+    for key in keys[: keys.index(stage)]:
+        ctx.workflow.state.set_stage(ctx.session_id, key, status="completed", result="pass")
+    ctx.workflow.state.set_stage(ctx.session_id, stage, status="active")
+    ctx.hook_stage = stage
+
+
+def wf_stop_event(ctx: WfContext, stage: str, verdict: str, *, agent_prefix: str = "") -> dict[str, Any]:
+    return {
+        "session_id": ctx.session_id,
+        "hook_event_name": "SubagentStop",
+        "agent_type": agent_prefix + WF_STAGE_AGENTS[wf_base(stage)],
+        "last_assistant_message": f'階段工作已結束。\n<!-- VERDICT: {{"result": "{verdict.upper()}"}} -->',
+        "transcript_path": str(ctx.transcript) if ctx.transcript else "",
+        "stop_hook_active": False,
+    }
+
+
+def wf_run_hook(ctx: WfContext, event: Mapping[str, Any]) -> str:
+    outcome = ctx.workflow.on_stop_command(json.dumps(event, ensure_ascii=False))
+    ctx.hook_outcome = outcome
+    assert outcome.exit_code == 0, (
+        f"the hook command should exit 0, got {outcome.exit_code}: {outcome.stderr}"
+    )
+    try:
+        answer = json.loads(outcome.stdout)
+    except json.JSONDecodeError as exc:
+        raise AssertionError(f"the hook should print one JSON object, printed {outcome.stdout!r}") from exc
+    assert isinstance(answer, dict) and isinstance(answer.get("result"), str), (
+        f'the hook should print {{"result": "..."}}, printed {outcome.stdout!r}'
+    )
+    ctx.hook_result = answer["result"]
+    return ctx.hook_result
+
+
+def wf_lines(text: str) -> list[str]:
+    return text.split("\n")
+
+
+def wf_suggestion_line(ctx: WfContext, result: str) -> int | None:
+    """Index of the line that suggests compacting: it names the transcript size and a compact word."""
+    assert ctx.transcript is not None
+    size_text = wf_format(ctx.transcript.stat().st_size)
+    for index, line in enumerate(wf_lines(result)):
+        if size_text in line and any(word in line.lower() for word in WF_SUGGESTION_WORDS):
+            return index
+    return None
+
+
+def wf_completion_line(result: str) -> int | None:
+    return next((i for i, line in enumerate(wf_lines(result)) if "完成" in line), None)
+
+
+def wf_parse_literal(body: str) -> tuple[dict[str, Any], bool]:
+    """``suggest: true, reason: ..., transcriptSize: 6500000`` -> values (``...`` = any) and openness."""
+    values: dict[str, Any] = {}
+    is_open = False
+    for item in (part.strip() for part in body.split(",")):
+        if not item:
+            continue
+        if item == "...":
+            is_open = True
+            continue
+        key, _, raw = (piece.strip() for piece in item.partition(":"))
+        if raw == "...":
+            values[key] = Ellipsis
+        elif raw in ("true", "false"):
+            values[key] = raw == "true"
+        elif re.fullmatch(r"[\d_]+", raw):
+            values[key] = int(raw.replace("_", ""))
+        elif re.fullmatch(r"'[^']*'", raw):
+            values[key] = raw[1:-1]
+        else:
+            raise AssertionError(f"the step cannot read the value {raw!r} of {key!r}")
+    return values, is_open
+
+
+# --------------------------------------------------------------------------------------------------------
+# Given: workflow state
+# --------------------------------------------------------------------------------------------------------
+
+
+@given(parsers.re(r"一個 (?P<workflow_type>[\w-]+) workflow，stages 為 \[(?P<stages>[^\]]+)\]"))
+def wf_given_workflow_with_stages(wf_ctx: WfContext, workflow_type: str, stages: str) -> None:
+    wf_init(wf_ctx, workflow_type)
+    expected = wf_expected_keys([s.strip() for s in stages.split(",")])
+    state = wf_state(wf_ctx)
+    assert list(state["stages"]) == expected, (
+        f"a {workflow_type} workflow should have the stage keys {expected} in order, "
+        f"got {list(state['stages'])}"
+    )
+    statuses = {k: e.get("status") for k, e in state["stages"].items()}
+    assert all(s == "pending" for s in statuses.values()), (
+        f"a new workflow should be all pending, got {statuses}"
+    )
+
+
+@given(
+    parsers.re(
+        r"目前完成了 (?P<stage>[A-Z][A-Z0-9:-]*) stage（verdict: (?P<verdict>\w+)），"
+        r"還有 (?P<rest>[A-Z/:-]+) 尚未完成"
+    )
+)
+def wf_given_completed_with_rest(wf_ctx: WfContext, stage: str, verdict: str, rest: str) -> None:
+    wf_complete_through(wf_ctx, stage, verdict)
+    pending = [wf_base(k) for k in wf_pending(wf_state(wf_ctx))]
+    assert pending == rest.split("/"), f"the stages still open should be {rest.split('/')}, got {pending}"
+
+
+@given(
+    parsers.re(
+        r"一個 (?P<workflow_type>[\w-]+) workflow 的 (?P<stage>[A-Z][A-Z0-9:-]*) stage 剛完成"
+        r"（verdict: (?P<verdict>\w+)）"
+    )
+)
+def wf_given_stage_just_completed(wf_ctx: WfContext, workflow_type: str, stage: str, verdict: str) -> None:
+    wf_init(wf_ctx, workflow_type)
+    wf_complete_through(wf_ctx, stage, verdict)
+
+
+@given(parsers.re(r"(?P<stage>[A-Z][A-Z0-9:-]*) 剛完成（verdict: (?P<verdict>\w+)）"))
+def wf_given_bare_stage_just_completed(wf_ctx: WfContext, stage: str, verdict: str) -> None:
+    wf_complete_through(wf_ctx, stage, verdict)
+
+
+@given(
+    parsers.re(
+        r"一個 (?P<workflow_type>[\w-]+) workflow，所有 stage 僅剩 (?P<stage>[A-Z][A-Z0-9:-]*) 尚未完成"
+    )
+)
+def wf_given_only_one_left(wf_ctx: WfContext, workflow_type: str, stage: str) -> None:
+    wf_init(wf_ctx, workflow_type)
+    for key in wf_stage_keys(wf_ctx):
+        if key != stage:
+            wf_ctx.workflow.state.set_stage(wf_ctx.session_id, key, status="completed", result="pass")
+    pending = wf_pending(wf_state(wf_ctx))
+    assert pending == [stage], f"only {stage} should still be open, got {pending}"
+
+
+@given(
+    parsers.re(r"(?P<stage>[A-Z][A-Z0-9:-]*) stage 剛完成（verdict: (?P<verdict>\w+)），無任何 pending stage")
+)
+def wf_given_last_stage_just_completed(wf_ctx: WfContext, stage: str, verdict: str) -> None:
+    wf_complete_through(wf_ctx, stage, verdict)
+    pending = wf_pending(wf_state(wf_ctx))
+    assert pending == [], f"no stage should be open after {stage}, got {pending}"
+
+
+@given(parsers.re(r"(?P<stage>[A-Z][A-Z0-9:-]*) 是唯一 stage，完成後無任何 pending stage"))
+def wf_given_only_stage(wf_ctx: WfContext, stage: str) -> None:
+    state = wf_state(wf_ctx)
+    assert list(state["stages"]) == [stage], f"{stage} should be the only stage, got {list(state['stages'])}"
+    assert wf_pending(state) == [], f"no stage should be open, got {wf_pending(state)}"
+
+
+@given("還有多個 pending stage")
+def wf_given_several_pending(wf_ctx: WfContext) -> None:
+    pending = wf_pending(wf_state(wf_ctx))
+    assert len(pending) >= 2, f"several stages should still be open, got {pending}"
+
+
+@given("還有 pending stage")
+def wf_given_some_pending(wf_ctx: WfContext) -> None:
+    pending = wf_pending(wf_state(wf_ctx))
+    assert pending, "at least one stage should still be open"
+
+
+@given(parsers.re(r"還有 (?P<names>[A-Z][A-Z0-9:、-]*) 尚未完成"))
+def wf_given_named_pending(wf_ctx: WfContext, names: str) -> None:
+    pending = [wf_base(k) for k in wf_pending(wf_state(wf_ctx))]
+    assert pending == names.split("、"), f"the stages still open should be {names.split('、')}, got {pending}"
+
+
+# --------------------------------------------------------------------------------------------------------
+# Given: transcript and timeline
+# --------------------------------------------------------------------------------------------------------
+
+
+@given(parsers.re(r"transcript 檔案大小為 (?P<size>[\d.]+)MB(?:（(?P<cmp>[<>]) 5MB 閾值）)?"))
+def wf_given_transcript(wf_ctx: WfContext, size: str, cmp: str | None) -> None:
+    n = wf_mb(size)
+    wf_make_transcript(wf_ctx, n)
+    if cmp == ">":
+        assert n > 5_000_000, f"{n} bytes should be above the 5MB threshold"
+    elif cmp == "<":
+        assert n < 5_000_000, f"{n} bytes should be below the 5MB threshold"
+
+
+@given(parsers.re(r"timeline 中無任何 `session:compact` 事件(?:（從未 compact 過）)?"))
+def wf_given_never_compacted(wf_ctx: WfContext) -> None:
+    state = wf_state(wf_ctx)
+    completed = [(k, e.get("result")) for k, e in state["stages"].items() if e.get("status") == "completed"]
+    for key, result in completed:
+        wf_emit(wf_ctx, "stage:complete", {"stage": key, "result": result})
+    timeline = wf_ctx.workflow.timeline
+    assert timeline.latest(wf_ctx.session_id, "session:compact") is None, (
+        "no session:compact should be recorded"
+    )
+    recorded = timeline.query(wf_ctx.session_id, event_type="stage:complete")
+    assert [e.get("stage") for e in recorded] == [k for k, _ in completed], (
+        f"the timeline should hold one stage:complete per completed stage, got {recorded}"
+    )
+
+
+@given(
+    parsers.re(r"timeline 中有一筆 `session:compact` 事件(?:（在 (?P<before>[A-Z][A-Z0-9:-]*) 之前發生）)?")
+)
+def wf_given_compacted(wf_ctx: WfContext, before: str | None) -> None:
+    state = wf_state(wf_ctx)
+    completed = [k for k, e in state["stages"].items() if e.get("status") == "completed"]
+    if before is not None:
+        assert before in completed, f"{before} should be a completed stage"
+        earlier = completed[: completed.index(before)]
+    else:
+        assert wf_ctx.just_completed is not None, "a stage should have just completed"
+        earlier = [k for k in completed if k != wf_ctx.just_completed[0]]
+    for key in earlier:
+        wf_emit(wf_ctx, "stage:complete", {"stage": key, "result": state["stages"][key].get("result")})
+    wf_emit(wf_ctx, "session:compact", {"workflowType": state.get("workflowType"), "currentStage": before})
+    compacts = wf_ctx.workflow.timeline.query(wf_ctx.session_id, event_type="session:compact")
+    assert len(compacts) == 1, f"the timeline should hold exactly one session:compact, got {compacts}"
+
+
+@given(
+    parsers.re(r"在該事件之後(?:只有|已有|有) (?P<count>\d+) 個 `stage:complete` 事件（(?P<names>[^）]+)）")
+)
+def wf_given_completes_after_compact(wf_ctx: WfContext, count: str, names: str) -> None:
+    keys = names.split("、")
+    assert len(keys) == int(count), f"the step lists {keys} but says {count}"
+    state = wf_state(wf_ctx)
+    for key in keys:
+        entry = state["stages"].get(key, {})
+        assert entry.get("status") == "completed", f"{key} should be completed in the state, got {entry}"
+        wf_emit(wf_ctx, "stage:complete", {"stage": key, "result": entry.get("result")})
+    after = wf_completes_after_last_compact(wf_ctx)
+    assert after == int(count), f"{count} stage:complete events should follow the compact, found {after}"
+
+
+@given(parsers.re(r"minStagesSinceCompact 預設為 2(?:（(?P<count>\d+) >= 2）)?"))
+def wf_given_default_min_stages(wf_ctx: WfContext, count: str | None) -> None:
+    if count is not None:
+        after = wf_completes_after_last_compact(wf_ctx)
+        assert after == int(count), f"{count} stage:complete events should follow the compact, found {after}"
+    explicit = wf_call(wf_ctx, options={"minStagesSinceCompact": 2})
+    default = wf_call(wf_ctx)
+    assert default == explicit, (
+        f"the default minStagesSinceCompact should behave as 2: default gave {default}, "
+        f"explicit 2 gave {explicit}"
+    )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Given: transcript paths that cannot be used
+# --------------------------------------------------------------------------------------------------------
+
+
+@given("`shouldSuggestCompact` 收到一個不存在的 `transcriptPath`")
+def wf_given_missing_path(wf_ctx: WfContext) -> None:
+    wf_armed_session(wf_ctx)
+    path = wf_ctx.tmp / "no-such-dir" / "transcript.jsonl"
+    assert not path.exists(), f"{path} should not exist"
+    wf_ctx.call_kwargs["transcript_path"] = str(path)
+
+
+@given(
+    parsers.re(r"`shouldSuggestCompact` 收到 `transcriptPath` 為(?:空字串)? `(?P<value>''|undefined|null)`")
+)
+def wf_given_empty_path(wf_ctx: WfContext, value: str) -> None:
+    wf_armed_session(wf_ctx)
+    if value == "''":
+        wf_ctx.call_kwargs["transcript_path"] = ""
+    elif value == "null":
+        wf_ctx.call_kwargs["transcript_path"] = None
+    else:
+        wf_ctx.call_kwargs.pop("transcript_path", None)
+
+
+@given("`transcriptPath` 指向一個存在但 statSync 操作會拋出例外的路徑")
+def wf_given_unstatable_path(wf_ctx: WfContext) -> None:
+    wf_armed_session(wf_ctx)
+    regular = wf_make_transcript(wf_ctx, 6_000_000, name="file.txt")
+    path = regular / "transcript.jsonl"
+    with pytest.raises(OSError):
+        os.stat(path)
+    wf_ctx.call_kwargs["transcript_path"] = str(path)
+
+
+@given("timeline 檔案損毀或查詢拋出例外")
+def wf_given_timeline_broken(wf_ctx: WfContext) -> None:
+    wf_hook_session(wf_ctx, "DEV")
+    pending = wf_pending(wf_state(wf_ctx))
+    assert "DEV" in pending and len(pending) > 1, f"DEV and later stages should be open, got {pending}"
+
+
+@given("timeline 檔案的內容是無法解析的行：")
+def wf_given_timeline_garbage(wf_ctx: WfContext, docstring: str) -> None:
+    path = Path(wf_ctx.workflow.timeline.path(wf_ctx.session_id))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(docstring + "\n", encoding="utf-8")
+    events = wf_ctx.workflow.timeline.query(wf_ctx.session_id)
+    assert events == [], f"none of the damaged lines is an event, yet query returned {events}"
+
+
+@given("timeline 檔案的路徑是一個目錄，讀取時拋出例外")
+def wf_given_timeline_directory(wf_ctx: WfContext) -> None:
+    path = Path(wf_ctx.workflow.timeline.path(wf_ctx.session_id))
+    path.mkdir(parents=True)
+    with pytest.raises(OSError):
+        path.read_text(encoding="utf-8")
+
+
+# --------------------------------------------------------------------------------------------------------
+# When / Then: the decision
+# --------------------------------------------------------------------------------------------------------
+
+
+@when(parsers.re(r"`shouldSuggestCompact` (?:以預設選項)?執行|函式執行"))
+def wf_when_call_default(wf_ctx: WfContext) -> None:
+    wf_run_call(wf_ctx, None)
+
+
+@when(parsers.re(r"`shouldSuggestCompact` 以 `options: \{ (?P<body>[^}]+) \}` 執行"))
+def wf_when_call_with_options(wf_ctx: WfContext, body: str) -> None:
+    options, _ = wf_parse_literal(body)
+    wf_run_call(wf_ctx, options)
+
+
+@then(parsers.re(r"回傳 `\{ (?P<body>[^}]*) \}`"))
+def wf_then_returns(wf_ctx: WfContext, body: str) -> None:
+    result = wf_result(wf_ctx)
+    expected, is_open = wf_parse_literal(body)
+    for key, value in expected.items():
+        assert key in result, f"the result should have {key!r}: {dict(result)}"
+        actual = result[key]
+        if value is Ellipsis:
+            assert isinstance(actual, str) and actual.strip(), (
+                f"{key!r} should be a non-empty text, got {actual!r}"
+            )
+        elif isinstance(value, bool):
+            assert actual is value, f"{key!r} should be {value}, got {actual!r}"
+        else:
+            assert type(actual) is int and actual == value, (
+                f"{key!r} should be the number {value}, got {actual!r}"
+            )
+    if not is_open:
+        assert set(result) == set(expected), f"the result should be exactly {{ {body} }}, got {dict(result)}"
+
+
+def wf_why_last_stage(ctx: WfContext) -> None:
+    assert ctx.just_completed is not None
+    reopened = copy.deepcopy(wf_state(ctx))
+    reopened["stages"][ctx.just_completed[0]].update(status="pending", result=None)
+    again = wf_call(ctx, state=reopened)
+    assert again.get("suggest") is True, (
+        "with the same transcript and the last stage still open the answer should be suggest: true, "
+        f"so that only the finished workflow explains suggest: false; got {again}"
+    )
+
+
+def wf_why_cooldown(ctx: WfContext) -> None:
+    after = wf_completes_after_last_compact(ctx)
+    relaxed = wf_call(ctx, options={"minStagesSinceCompact": after})
+    assert relaxed.get("suggest") is True, (
+        f"with minStagesSinceCompact {after} (the stages completed since the compact) the answer should be "
+        f"suggest: true, so that only the cooldown explains suggest: false; got {relaxed}"
+    )
+
+
+def wf_why_never_compacted(ctx: WfContext) -> None:
+    assert ctx.workflow.timeline.latest(ctx.session_id, "session:compact") is None
+    strict = wf_call(ctx, options={"minStagesSinceCompact": 99})
+    assert strict.get("suggest") is True, (
+        "a session never compacted has no cooldown: even minStagesSinceCompact 99 should suggest, "
+        f"got {strict}"
+    )
+
+
+def wf_why_custom_threshold(ctx: WfContext) -> None:
+    default = wf_call(ctx)
+    assert default.get("suggest") is False, f"4MB should not pass the default 5MB threshold, got {default}"
+    equal = wf_call(ctx, options={"thresholdBytes": 4_000_000})
+    assert equal.get("suggest") is False, f"the size must be strictly above thresholdBytes, got {equal}"
+
+
+def wf_why_custom_min_stages(ctx: WfContext) -> None:
+    default = wf_call(ctx)
+    assert default.get("suggest") is False, (
+        f"with the default minStagesSinceCompact 2 one completed stage should not suggest, got {default}"
+    )
+
+
+WF_REASONS: dict[str, Callable[[WfContext], None]] = {
+    "最後 stage 不需要壓縮空間，workflow 即將結束": wf_why_last_stage,
+    "最後 stage，workflow 結束，不需要 compact": wf_why_last_stage,
+    "距上次 compact 不足 2 個 stage，避免重複建議": wf_why_cooldown,
+    "從未 compact 過，無需 cooldown 檢查": wf_why_never_compacted,
+    "4MB > 自訂閾值 3MB": wf_why_custom_threshold,
+    "1 >= 自訂 minStagesSinceCompact 1": wf_why_custom_min_stages,
+}
+
+
+@then(parsers.re(r"`suggest` 為 (?P<value>true|false)(?:（(?P<why>.+)）)?"))
+def wf_then_suggest(wf_ctx: WfContext, value: str, why: str | None) -> None:
+    result = wf_result(wf_ctx)
+    assert result.get("suggest") is (value == "true"), f"suggest should be {value}, got {dict(result)}"
+    if why is not None:
+        assert why in WF_REASONS, f"the step has no check for the reason {why!r}"
+        WF_REASONS[why](wf_ctx)
+
+
+@then(parsers.re(r"`transcriptSize` 等於 (?P<size>\d+)"))
+def wf_then_transcript_size(wf_ctx: WfContext, size: str) -> None:
+    result = wf_result(wf_ctx)
+    actual = result.get("transcriptSize")
+    assert type(actual) is int and actual == int(size), (
+        f"transcriptSize should be {size} bytes, got {actual!r}"
+    )
+    assert wf_ctx.transcript is not None and wf_ctx.transcript.stat().st_size == actual, (
+        "transcriptSize should be the transcript's size on disk"
+    )
+
+
+@then(parsers.re(r"不拋出任何例外(?:（靜默降級）)?"))
+def wf_then_no_exception(wf_ctx: WfContext) -> None:
+    assert wf_ctx.error is None, f"shouldSuggestCompact should degrade silently, but raised {wf_ctx.error!r}"
+    options = {"options": dict(wf_ctx.call_options)} if wf_ctx.call_options is not None else {}
+    try:
+        again = wf_call(wf_ctx, **options)
+    except Exception as exc:
+        raise AssertionError(f"calling shouldSuggestCompact again raised {exc!r}") from exc
+    assert again == wf_ctx.result, f"a second call should answer the same, got {again} then {wf_ctx.result}"
+
+
+@then("on-stop.js 主流程不受影響")
+def wf_then_hook_unaffected(wf_ctx: WfContext) -> None:
+    assert wf_ctx.hook_stage is not None
+    result = wf_run_hook(wf_ctx, wf_stop_event(wf_ctx, wf_ctx.hook_stage, "pass"))
+    line = wf_completion_line(result)
+    assert line is not None and "開發" in wf_lines(result)[line], (
+        f"the hook should still answer with the DEV completion line ('…完成'), answered {result!r}"
+    )
+    assert wf_suggestion_line(wf_ctx, result) is None, (
+        f"with a timeline that cannot be read the hook should not suggest compacting, answered {result!r}"
+    )
+    entry = wf_state(wf_ctx)["stages"][wf_ctx.hook_stage]
+    assert entry.get("status") == "completed" and entry.get("result") == "pass", (
+        f"the hook should still complete {wf_ctx.hook_stage} with pass, state has {entry}"
+    )
+
+
+# --------------------------------------------------------------------------------------------------------
+# The hook: suggestion event and message
+# --------------------------------------------------------------------------------------------------------
+
+
+@given("符合觸發條件（transcript 超閾值、非最後 stage、未剛 compact）")
+def wf_given_trigger_conditions(wf_ctx: WfContext) -> None:
+    wf_hook_session(wf_ctx, "DEV")
+    wf_emit(wf_ctx, "stage:complete", {"stage": "PLAN", "result": "pass"})
+    wf_emit(wf_ctx, "session:compact", {"workflowType": "standard", "currentStage": "ARCH"})
+    wf_emit(wf_ctx, "stage:complete", {"stage": "ARCH", "result": "pass"})
+    wf_emit(wf_ctx, "stage:complete", {"stage": "TEST", "result": "pass"})
+    wf_make_transcript(wf_ctx, 6_500_000)
+    assert wf_completes_after_last_compact(wf_ctx) >= 2, "at least 2 stages should follow the last compact"
+    pending = wf_pending(wf_state(wf_ctx))
+    assert [k for k in pending if k != "DEV"], f"stages after DEV should remain open, got {pending}"
+
+
+@when("`shouldSuggestCompact` 回傳 `suggest: true`")
+def wf_when_decision_true(wf_ctx: WfContext) -> None:
+    assert wf_ctx.hook_stage is not None
+    after_stage = copy.deepcopy(wf_state(wf_ctx))
+    after_stage["stages"][wf_ctx.hook_stage].update(status="completed", result="pass")
+    wf_ctx.result = wf_call(wf_ctx, state=after_stage)
+    assert wf_ctx.result.get("suggest") is True, (
+        f"once {wf_ctx.hook_stage} passes, shouldSuggestCompact should answer suggest: true, "
+        f"got {wf_ctx.result}"
+    )
+
+
+@when("on-stop.js 的 pass 分支將 compact 建議加入 `messages`")
+def wf_when_hook_pass_adds_suggestion(wf_ctx: WfContext) -> None:
+    assert wf_ctx.hook_stage is not None
+    result = wf_run_hook(wf_ctx, wf_stop_event(wf_ctx, wf_ctx.hook_stage, "pass", agent_prefix="ot:"))
+    assert wf_suggestion_line(wf_ctx, result) is not None, (
+        f"the pass result should suggest compacting: {result!r}"
+    )
+
+
+@then("timeline 中出現一筆 `session:compact-suggestion` 事件")
+def wf_then_one_suggestion_event(wf_ctx: WfContext) -> None:
+    events = wf_ctx.workflow.timeline.query(wf_ctx.session_id, event_type="session:compact-suggestion")
+    assert len(events) == 1, f"exactly one session:compact-suggestion should be recorded, got {events}"
+    wf_ctx.suggestion_event = events[0]
+
+
+def wf_event(ctx: WfContext) -> Mapping[str, Any]:
+    assert ctx.suggestion_event is not None, "a session:compact-suggestion event should have been found"
+    return ctx.suggestion_event
+
+
+@then(parsers.re(r"事件的 `(?P<key>\w+)` 為 `'(?P<value>[^']*)'`"))
+def wf_then_event_field(wf_ctx: WfContext, key: str, value: str) -> None:
+    actual = wf_event(wf_ctx).get(key)
+    assert actual == value, f"the event's {key} should be {value!r}, got {actual!r}"
+
+
+@then("事件的 `transcriptSize` 等於實際 transcript 大小（bytes）")
+def wf_then_event_size(wf_ctx: WfContext) -> None:
+    assert wf_ctx.transcript is not None
+    actual = wf_event(wf_ctx).get("transcriptSize")
+    size = wf_ctx.transcript.stat().st_size
+    assert type(actual) is int and actual == size, (
+        f"the event's transcriptSize should be {size} bytes, got {actual!r}"
+    )
+
+
+@then("事件的 `stage` 等於觸發時的 stage key（如 `'DEV'`）")
+def wf_then_event_stage(wf_ctx: WfContext) -> None:
+    actual = wf_event(wf_ctx).get("stage")
+    assert actual == wf_ctx.hook_stage == "DEV", f"the event's stage should be 'DEV', got {actual!r}"
+
+
+@then("事件的 `agent` 等於觸發時的 agent 名稱（如 `'developer'`）")
+def wf_then_event_agent(wf_ctx: WfContext) -> None:
+    actual = wf_event(wf_ctx).get("agent")
+    assert actual == "developer", f"the event's agent should be 'developer' (no 'ot:' prefix), got {actual!r}"
+
+
+@given(parsers.re(r"觸發 compact 建議（transcript 為 (?P<size>[\d.]+)MB）"))
+def wf_given_hook_will_suggest(wf_ctx: WfContext, size: str) -> None:
+    wf_hook_session(wf_ctx, "DEV")
+    wf_make_transcript(wf_ctx, wf_mb(size))
+    assert wf_ctx.workflow.timeline.latest(wf_ctx.session_id, "session:compact") is None
+
+
+@when("on-stop.js 將建議附加到 `messages` 並輸出 `result`")
+def wf_when_hook_outputs(wf_ctx: WfContext) -> None:
+    assert wf_ctx.hook_stage is not None
+    wf_run_hook(wf_ctx, wf_stop_event(wf_ctx, wf_ctx.hook_stage, "pass"))
+
+
+def wf_hook_text(ctx: WfContext) -> str:
+    assert ctx.hook_result is not None, "the hook should have answered"
+    return ctx.hook_result
+
+
+@then(parsers.re(r"`result` 字串中包含 `'(?P<text>[^']+)'`（格式化後的大小）"))
+def wf_then_result_has_size(wf_ctx: WfContext, text: str) -> None:
+    result = wf_hook_text(wf_ctx)
+    assert text in result, f"the result should show the size {text!r}: {result!r}"
+
+
+@then("`result` 字串中包含壓縮建議的關鍵詞（如 `'compact'` 或 `'壓縮'` 或 `'/compact'`）")
+def wf_then_result_has_keyword(wf_ctx: WfContext) -> None:
+    result = wf_hook_text(wf_ctx)
+    assert wf_suggestion_line(wf_ctx, result) is not None, (
+        "a line of the result should name the transcript size and 'compact', '壓縮' or '/compact': "
+        f"{result!r}"
+    )
+
+
+@then("`result` 字串中已包含原有的 pass 完成訊息（`'完成'`）")
+def wf_then_result_has_completion(wf_ctx: WfContext) -> None:
+    result = wf_hook_text(wf_ctx)
+    line = wf_completion_line(result)
+    assert line is not None, f"the result should keep the pass completion line ('完成'): {result!r}"
+    assert line != wf_suggestion_line(wf_ctx, result), (
+        "the completion line should not be the suggestion itself"
+    )
+
+
+@then("compact 建議出現在 pass 完成訊息之後")
+def wf_then_suggestion_after_completion(wf_ctx: WfContext) -> None:
+    result = wf_hook_text(wf_ctx)
+    completion, suggestion = wf_completion_line(result), wf_suggestion_line(wf_ctx, result)
+    assert completion is not None and suggestion is not None, f"both lines should be present: {result!r}"
+    assert completion < suggestion, (
+        f"the suggestion (line {suggestion}) should follow the '完成' line ({completion})"
+    )
+
+
+# --------------------------------------------------------------------------------------------------------
+# The hook: verdicts that never suggest
+# --------------------------------------------------------------------------------------------------------
+
+
+@when(parsers.re(r"on-stop.js 的 (?P<branch>fail|reject|issues) 分支執行"))
+def wf_when_hook_branch(wf_ctx: WfContext, branch: str) -> None:
+    assert wf_ctx.just_completed is not None and wf_ctx.just_completed[1] == branch, (
+        f"the scenario should have a stage that just finished with {branch}"
+    )
+    stage = wf_ctx.just_completed[0]
+    wf_ctx.workflow.state.set_stage(wf_ctx.session_id, stage, status="active")
+    wf_ctx.hook_stage = stage
+    result = wf_run_hook(wf_ctx, wf_stop_event(wf_ctx, stage, branch))
+    assert result.strip(), f"the hook should answer the {branch} verdict with a message"
+    entry = wf_state(wf_ctx)["stages"][stage]
+    assert entry.get("status") == "completed" and entry.get("result") == branch, (
+        f"the hook should record {stage} as completed with result {branch!r}, state has {entry}"
+    )
+
+
+@then("`result` 訊息不包含 compact 建議")
+def wf_then_no_suggestion_in_result(wf_ctx: WfContext) -> None:
+    result = wf_hook_text(wf_ctx)
+    assert result.strip(), "the hook should have answered with its verdict message"
+    assert wf_ctx.transcript is not None
+    size_text = wf_format(wf_ctx.transcript.stat().st_size)
+    offending = [w for w in (*WF_SUGGESTION_WORDS, size_text) if w in result.lower() or w in result]
+    assert not offending, f"the result should not suggest compacting, but mentions {offending}: {result!r}"
+
+
+@then("timeline 中無 `session:compact-suggestion` 事件")
+def wf_then_no_suggestion_event(wf_ctx: WfContext) -> None:
+    timeline = wf_ctx.workflow.timeline
+    events = timeline.query(wf_ctx.session_id, event_type="session:compact-suggestion")
+    assert events == [], f"no session:compact-suggestion should be recorded, got {events}"
+    assert wf_ctx.just_completed is not None
+    stage, verdict = wf_ctx.just_completed
+    completes = [
+        e
+        for e in timeline.query(wf_ctx.session_id, event_type="stage:complete")
+        if e.get("stage") == stage and e.get("result") == verdict
+    ]
+    assert completes, f"the hook should have recorded stage:complete for {stage} with result {verdict!r}"
+
+
+# --------------------------------------------------------------------------------------------------------
+# formatSize through the hook
+# --------------------------------------------------------------------------------------------------------
+
+
+@given(
+    parsers.re(
+        r"compact 建議觸發，transcriptSize 為 (?P<size>[\d_]+) bytes"
+        r"(?:（假設閾值調低至 (?P<threshold>\d+) ?(?P<unit>KB|bytes)）)?"
+    )
+)
+def wf_given_hook_suggests_size(
+    wf_ctx: WfContext, monkeypatch: pytest.MonkeyPatch, size: str, threshold: str | None, unit: str | None
+) -> None:
+    if threshold is not None:
+        limit = int(threshold) * (1_000 if unit == "KB" else 1)
+        monkeypatch.setenv(WF_THRESHOLD_ENV, repr(limit / 1_000_000))
+    wf_hook_session(wf_ctx, "DEV")
+    wf_make_transcript(wf_ctx, int(size.replace("_", "")))
+    wf_run_hook(wf_ctx, wf_stop_event(wf_ctx, "DEV", "pass"))
+    events = wf_ctx.workflow.timeline.query(wf_ctx.session_id, event_type="session:compact-suggestion")
+    assert len(events) == 1, f"the hook should have suggested compacting once, recorded {events}"
+
+
+@then(parsers.re(r"result 訊息中顯示 `'(?P<text>[^']+)'`"))
+def wf_then_result_shows(wf_ctx: WfContext, text: str) -> None:
+    result = wf_hook_text(wf_ctx)
+    lines = [line for line in wf_lines(result) if text in line]
+    assert any(any(w in line.lower() for w in WF_SUGGESTION_WORDS) for line in lines), (
+        f"the compact suggestion in the result should show {text!r}: {result!r}"
+    )
+
+
+@then(parsers.re(r"`formatSize\(transcriptSize\)` 回傳同一個字串 `'(?P<text>[^']+)'`"))
+def wf_then_format_size(wf_ctx: WfContext, text: str) -> None:
+    assert wf_ctx.transcript is not None
+    actual = wf_ctx.workflow.format_size(wf_ctx.transcript.stat().st_size)
+    assert actual == text, f"formatSize should give {text!r}, got {actual!r}"
+
+
+# --------------------------------------------------------------------------------------------------------
+# Registry
+# --------------------------------------------------------------------------------------------------------
+
+
+@given("`registry.js` 的 `timelineEvents` 物件")
+def wf_given_registry(wf_ctx: WfContext) -> None:
+    wf_ctx.registry = wf_ctx.workflow.timeline_events
+    assert isinstance(wf_ctx.registry, Mapping) and wf_ctx.registry, (
+        "timelineEvents should be a non-empty mapping"
+    )
+
+
+@when(parsers.re(r"讀取 `timelineEvents\['(?P<key>[^']+)'\]`"))
+def wf_when_read_registry(wf_ctx: WfContext, key: str) -> None:
+    assert wf_ctx.registry is not None
+    assert key in wf_ctx.registry, f"timelineEvents should define {key!r}; it has {sorted(wf_ctx.registry)}"
+    wf_ctx.registry_entry = wf_ctx.registry[key]
+
+
+@then(parsers.re(r"取得 `\{ (?P<body>[^}]+) \}`"))
+def wf_then_registry_entry(wf_ctx: WfContext, body: str) -> None:
+    expected, _ = wf_parse_literal(body)
+    assert wf_ctx.registry_entry is not None
+    assert dict(wf_ctx.registry_entry) == expected, (
+        f"the entry should be {expected}, got {wf_ctx.registry_entry}"
+    )
+
+
+@then(parsers.re(r"`emit\(sessionId, '(?P<event_type>[^']+)', \.\.\.\)` 不拋出 `'(?P<message>[^']+)'` 錯誤"))
+def wf_then_emit_accepted(wf_ctx: WfContext, event_type: str, message: str) -> None:
+    data = {"transcriptSize": 6_500_000, "stage": "DEV", "agent": "developer"}
+    try:
+        event = wf_ctx.workflow.timeline.emit(wf_ctx.session_id, event_type, data)
+    except Exception as exc:
+        raise AssertionError(f"emit({event_type!r}) should be accepted, raised {exc!r}") from exc
+    assert event.get("type") == event_type and event.get("label") == "Compact 建議", f"emit returned {event}"
+    stored = wf_ctx.workflow.timeline.query(wf_ctx.session_id, event_type=event_type)
+    assert len(stored) == 1 and stored[0].get("category") == "session", (
+        f"the timeline should hold it: {stored}"
+    )
+    assert all(stored[0].get(k) == v for k, v in data.items()), (
+        f"the event should carry its data: {stored[0]}"
+    )
+
+
+@then(parsers.re(r"`emit\(sessionId, '(?P<event_type>[^']+)', \.\.\.\)` 拋出 `'(?P<message>[^']+)'` 錯誤"))
+def wf_then_emit_refused(wf_ctx: WfContext, event_type: str, message: str) -> None:
+    with pytest.raises(Exception) as caught:
+        wf_ctx.workflow.timeline.emit(wf_ctx.session_id, event_type, {"stage": "DEV"})
+    assert message in str(caught.value), f"the error should say {message!r}, said {str(caught.value)!r}"
+    stored = wf_ctx.workflow.timeline.query(wf_ctx.session_id, event_type=event_type)
+    assert stored == [], f"an unknown event type should not be written, found {stored}"
