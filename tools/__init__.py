@@ -1,0 +1,1 @@
+"""Project tools that are not part of the spec or the reference implementation."""

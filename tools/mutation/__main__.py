@@ -1,0 +1,305 @@
+"""``python -m tools.mutation``: how many broken copies of ``synapse_ref`` does ``pytest features/`` catch?
+
+Run from the project root. Examples::
+
+    python -m tools.mutation --module 'synapse_ref/context/*'
+    python -m tools.mutation --sample 200 --seed 7 --json reports/mutation.json
+    python -m tools.mutation --list --module 'synapse_ref/session/usage.py'
+
+A mutant counts as killed when the spec fails (or errors) with it, as timed out when the run exceeds
+``--timeout-factor`` times the baseline run, as not covered when no scenario executes its line. The score is
+killed plus timed-out over all mutants not listed as equivalent in ``tools/mutation/equivalent.toml``.
+The last line printed is the score; the exit code is 1 when it is below ``--min-score``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from tools.mutation.equivalents import Equivalent, load_equivalents, match_equivalents
+from tools.mutation.operators import ModuleMutator, Mutant
+from tools.mutation.runner import (
+    EQUIVALENT,
+    INVALID,
+    KILLED,
+    NOT_COVERED,
+    SURVIVED,
+    TIMEOUT,
+    Outcome,
+    RunnerError,
+    Workspace,
+    baseline,
+    check_imports,
+    coverage_map,
+    prepare,
+    run_mutants,
+)
+
+DEFAULT_EQUIVALENTS = Path(__file__).with_name("equivalent.toml")
+MIN_TIMEOUT = 10.0
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m tools.mutation", description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--module",
+        action="append",
+        metavar="GLOB",
+        help="restrict to modules matching GLOB, a path like 'synapse_ref/context/*' (repeatable)",
+    )
+    parser.add_argument("--sample", type=int, metavar="N", help="run a random sample of N mutants")
+    parser.add_argument("--seed", type=int, default=0, help="seed of --sample (default: %(default)s)")
+    parser.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1, help="parallel workers (default: CPUs)"
+    )
+    parser.add_argument(
+        "--timeout-factor",
+        type=float,
+        default=10.0,
+        help=f"a mutant run longer than this times the baseline run (at least {MIN_TIMEOUT:g} s) is killed "
+        "by timeout (default: %(default)s)",
+    )
+    parser.add_argument("--list", action="store_true", help="print the mutants without running them")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="write the results as JSON")
+    parser.add_argument(
+        "--min-score", type=float, default=0.0, help="exit 1 below this score in %% (default: 0)"
+    )
+    parser.add_argument(
+        "--spec",
+        action="append",
+        metavar="PATH",
+        help="what pytest runs for the baseline and import-time mutants (default: features/; repeatable)",
+    )
+    parser.add_argument(
+        "--equivalent", type=Path, default=DEFAULT_EQUIVALENTS, help="the documented equivalent mutants"
+    )
+    return parser.parse_args(argv)
+
+
+def discover(root: Path, patterns: Sequence[str] | None) -> list[str]:
+    modules = sorted(p.relative_to(root).as_posix() for p in (root / "synapse_ref").rglob("*.py"))
+    modules = [m for m in modules if "__pycache__" not in m]
+    if patterns:
+        modules = [m for m in modules if any(fnmatch.fnmatch(m, pattern) for pattern in patterns)]
+    return modules
+
+
+def select(mutants: list[Mutant], sample: int | None, seed: int) -> list[Mutant]:
+    if sample is None or sample >= len(mutants):
+        return mutants
+    chosen = {m.id for m in random.Random(seed).sample(mutants, sample)}
+    return [m for m in mutants if m.id in chosen]
+
+
+# --------------------------------------------------------------------------------------------------------
+# Report
+# --------------------------------------------------------------------------------------------------------
+
+COLUMNS = ("mutants", "killed", "timeout", "survived", "not covered", "equivalent", "score")
+
+
+def score(outcomes: Sequence[Outcome]) -> tuple[int, int]:
+    """(killed incl. timed out, non-equivalent mutants); invalid mutants are not mutants."""
+    counted = [o for o in outcomes if o.status not in (EQUIVALENT, INVALID)]
+    return sum(o.status in (KILLED, TIMEOUT) for o in counted), len(counted)
+
+
+def percent(killed: int, total: int) -> str:
+    return f"{100.0 * killed / total:.1f}%" if total else "n/a"
+
+
+def table(outcomes: Sequence[Outcome]) -> list[str]:
+    modules = sorted({o.mutant.module for o in outcomes})
+    width = max([len("module"), len("total"), *(len(m) for m in modules)])
+    rows = [f"{'module':<{width}}  " + "  ".join(f"{c:>11}" for c in COLUMNS)]
+    for name, group in [
+        *((m, [o for o in outcomes if o.mutant.module == m]) for m in modules),
+        ("total", outcomes),
+    ]:
+        valid = [o for o in group if o.status != INVALID]
+        counts = [
+            sum(o.status == s for o in valid) for s in (KILLED, TIMEOUT, SURVIVED, NOT_COVERED, EQUIVALENT)
+        ]
+        cells = [len(valid), *counts]
+        rows.append(
+            f"{name:<{width}}  " + "  ".join(f"{c:>11}" for c in cells) + f"  {percent(*score(group)):>11}"
+        )
+    return rows
+
+
+def survivors(outcomes: Sequence[Outcome]) -> list[str]:
+    lines: list[str] = []
+    module = ""
+    for o in outcomes:
+        if o.status not in (SURVIVED, NOT_COVERED):
+            continue
+        m = o.mutant
+        if m.module != module:
+            module = m.module
+            lines.append(f"--- {module}")
+        label = "not covered" if o.status == NOT_COVERED else f"survived {o.tests} scenario(s)"
+        lines.append(f"{m.id}  [{label}]  {m.description}")
+        lines.append(f"    - {m.original}")
+        lines.append(f"    + {m.mutated}")
+    return lines
+
+
+def to_json(
+    outcomes: Sequence[Outcome], timings: dict[str, float], unmatched: Sequence[Equivalent]
+) -> object:
+    killed, total = score(outcomes)
+    return {
+        "score": round(100.0 * killed / total, 2) if total else None,
+        "killed": killed,
+        "non_equivalent": total,
+        "timings": {k: round(v, 3) for k, v in timings.items()},
+        "stale_equivalents": [e.__dict__ for e in unmatched],
+        "mutants": [
+            {
+                "id": o.mutant.id,
+                "module": o.mutant.module,
+                "line": o.mutant.line,
+                "col": o.mutant.col,
+                "operator": o.mutant.operator,
+                "index": o.mutant.index,
+                "description": o.mutant.description,
+                "original": o.mutant.original,
+                "mutated": o.mutant.mutated,
+                "status": o.status,
+                "seconds": round(o.seconds, 3),
+                "scenarios": o.tests,
+                "detail": o.detail,
+            }
+            for o in outcomes
+        ],
+    }
+
+
+# --------------------------------------------------------------------------------------------------------
+# Main
+# --------------------------------------------------------------------------------------------------------
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    root = Path.cwd()
+    if not (root / "synapse_ref").is_dir() or not (root / "pyproject.toml").is_file():
+        log("run python -m tools.mutation from the project root (the directory holding synapse_ref/)")
+        return 2
+    modules = discover(root, args.module)
+    if not modules:
+        log(f"no module under synapse_ref/ matches {args.module}")
+        return 2
+    equivalents = load_equivalents(args.equivalent) if args.equivalent.exists() else []
+
+    if args.list:
+        mutators = {m: ModuleMutator(m, (root / m).read_text(encoding="utf-8")) for m in modules}
+        chosen = select([x for m in mutators.values() for x in m.mutants], args.sample, args.seed)
+        ready, invalid = prepare(mutators, chosen)
+        known, _ = match_equivalents([p.mutant for p in ready], equivalents)
+        for item in ready:
+            mark = "  [equivalent]" if item.mutant.id in known else ""
+            print(f"{item.mutant.id}  {item.mutant.description}{mark}")
+            print(f"    - {item.mutant.original}")
+            print(f"    + {item.mutant.mutated}")
+        for outcome in invalid:
+            print(f"{outcome.mutant.id}  [invalid] {outcome.detail}")
+        print(f"{len(ready)} mutants in {len(modules)} module(s)")
+        return 0
+
+    started = time.monotonic()
+    timings: dict[str, float] = {}
+    workspace = Workspace(root, max(1, args.jobs), args.spec or ["features/"])
+    try:
+        sources = {m: workspace.source(m) for m in modules}
+        mutators = {m: ModuleMutator(m, sources[m]) for m in modules}
+        chosen = select([x for m in mutators.values() for x in m.mutants], args.sample, args.seed)
+        ready, outcomes = prepare(mutators, chosen)
+        known, unmatched = match_equivalents([p.mutant for p in ready], equivalents)
+        outcomes += [Outcome(p.mutant, EQUIVALENT) for p in ready if p.mutant.id in known]
+        ready = [p for p in ready if p.mutant.id not in known]
+        log(
+            f"{len(ready)} mutants to run in {len(modules)} module(s), {len(known)} equivalent, "
+            f"{args.jobs} worker(s)"
+        )
+
+        base = baseline(workspace)
+        timings["baseline_run"] = base.seconds
+        plugins = "optional plugins off" if workspace.flags else "all plugins"
+        empty = ", no scenarios collected" if base.returncode == 5 else ""
+        log(f"baseline: {base.seconds:.1f} s ({plugins}{empty})")
+        cover, timings["mapping_run"] = coverage_map(workspace, modules)
+        log(
+            f"coverage map: {timings['mapping_run']:.1f} s, "
+            f"{len(cover.tests)} scenario(s) execute these modules"
+        )
+        timeout = max(args.timeout_factor * base.seconds, MIN_TIMEOUT)
+        log(check_imports(workspace, cover, timeout))
+
+        def progress(outcome: Outcome, done: int, total: int) -> None:
+            if outcome.status == SURVIVED:
+                log(f"[{done}/{total}] survived {outcome.mutant.id}  {outcome.mutant.description}")
+            elif done % 25 == 0 or done == total:
+                log(f"[{done}/{total}] {time.monotonic() - started:.0f} s")
+
+        run_started = time.monotonic()
+        outcomes += run_mutants(workspace, sources, ready, cover, timeout, args.jobs, progress)
+        ran = [o for o in outcomes if o.seconds > 0]
+        timings["mutants_run"] = time.monotonic() - run_started
+        timings["per_mutant_average"] = sum(o.seconds for o in ran) / len(ran) if ran else 0.0
+    except RunnerError as exc:
+        log(f"mutation run aborted: {exc}")
+        return 2
+    finally:
+        workspace.close()
+    timings["total"] = time.monotonic() - started
+
+    order = {m.id: n for n, m in enumerate(chosen)}
+    outcomes.sort(key=lambda o: order.get(o.mutant.id, len(order)))
+    for line in table(outcomes):
+        print(line)
+    lines = survivors(outcomes)
+    if lines:
+        print()
+        print("survivors (survived or not covered):")
+        for line in lines:
+            print(line)
+    for entry in unmatched:
+        log(
+            f"equivalent.toml: no current mutant matches {entry.module}:{entry.line} "
+            f"{entry.operator} (stale?)"
+        )
+    invalid = [o for o in outcomes if o.status == INVALID]
+    for o in invalid:
+        log(f"invalid mutant skipped: {o.mutant.id}: {o.detail}")
+    print()
+    print(
+        f"timings: baseline {timings['baseline_run']:.1f} s, mapping {timings['mapping_run']:.1f} s, "
+        f"per mutant {timings['per_mutant_average']:.2f} s, total {timings['total']:.0f} s"
+    )
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(
+            json.dumps(to_json(outcomes, timings, unmatched), indent=2) + "\n", encoding="utf-8"
+        )
+    killed, total = score(outcomes)
+    print(f"mutation score: {percent(killed, total)} ({killed}/{total} non-equivalent mutants killed)")
+    if total == 0:
+        return 0 if args.min_score <= 0 else 1
+    return 0 if 100.0 * killed / total >= args.min_score else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,79 @@
+"""The documented equivalent mutants (``equivalent.toml``) and matching them to the current mutants.
+
+An entry names the module, line, operator and the original and mutated text as ``--list`` prints them,
+plus the reason the mutant cannot change behaviour. Entries are matched on module, operator and both
+texts, so they survive edits elsewhere in the module; when several mutants share the texts, the one
+nearest to the recorded line is meant. An entry that matches nothing is reported as stale.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from tools.mutation.operators import Mutant
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - pytest depends on tomli below 3.11
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
+
+
+@dataclass(frozen=True)
+class Equivalent:
+    module: str
+    line: int
+    operator: str
+    original: str
+    mutant: str
+    reason: str
+
+
+class EquivalentsError(Exception):
+    """equivalent.toml is malformed."""
+
+
+def load_equivalents(path: Path) -> list[Equivalent]:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    entries: list[Equivalent] = []
+    for number, raw in enumerate(data.get("mutant", []), start=1):
+        try:
+            entry = Equivalent(
+                module=str(raw["module"]),
+                line=int(raw["line"]),
+                operator=str(raw["operator"]),
+                original=str(raw["original"]).strip(),
+                mutant=str(raw["mutant"]).strip(),
+                reason=str(raw["reason"]).strip(),
+            )
+        except KeyError as exc:
+            raise EquivalentsError(f"{path}: [[mutant]] entry {number} lacks {exc}") from None
+        if not entry.reason:
+            raise EquivalentsError(f"{path}: [[mutant]] entry {number} gives no reason")
+        entries.append(entry)
+    return entries
+
+
+def match_equivalents(
+    mutants: Sequence[Mutant], entries: Sequence[Equivalent]
+) -> tuple[set[str], list[Equivalent]]:
+    """The ids of the mutants the entries name, and the entries that name none."""
+    matched: set[str] = set()
+    stale: list[Equivalent] = []
+    for entry in entries:
+        candidates = [
+            m
+            for m in mutants
+            if m.id not in matched
+            and m.module == entry.module
+            and m.operator == entry.operator
+            and m.original == entry.original
+            and m.mutated == entry.mutant
+        ]
+        if not candidates:
+            stale.append(entry)
+            continue
+        matched.add(min(candidates, key=lambda m: (abs(m.line - entry.line), m.line, m.col, m.index)).id)
+    return matched, stale

@@ -1,0 +1,377 @@
+"""Running the spec against mutants: worker copies, the coverage map, per-mutant runs and the verdicts.
+
+The working tree is never touched: the files pytest needs are copied into ``jobs`` worker directories,
+and each mutant is written into one copy, run there and restored. Each run only selects the scenarios
+that executed the mutated lines in the coverage mapping run; lines that ran only at import time (module
+constants, defaults, decorators) are run against the whole spec, since any scenario may depend on them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tools.mutation.operators import ModuleMutator, Mutant, MutationError
+
+COPIED = ("conftest.py", "pyproject.toml", "features", "steps", "fixtures", "synapse_ref", "synapse_spec")
+PLUGIN_MODULE = "synapse_mutation_contexts"
+CANARY = "mutation canary: the worker copy of this module was imported"
+# Auto-loaded plugins that cost startup time on every run. They are switched off when the unmutated spec
+# passes without them (a scenario needing one of their fixtures would fail the baseline, and then the run
+# keeps every plugin).
+OPTIONAL_PLUGINS = ("hypothesispytest", "faker", "respx", "anyio", "platformdirs")
+
+KILLED, TIMEOUT, SURVIVED, NOT_COVERED, EQUIVALENT, INVALID = (
+    "killed",
+    "timeout",
+    "survived",
+    "not-covered",
+    "equivalent",
+    "invalid",
+)
+
+
+class RunnerError(Exception):
+    """The mutation run cannot give meaningful results (red baseline, wrong module imported, ...)."""
+
+
+@dataclass
+class Outcome:
+    """What happened to one mutant."""
+
+    mutant: Mutant
+    status: str
+    seconds: float = 0.0
+    tests: int = 0
+    detail: str = ""
+
+
+@dataclass
+class PytestRun:
+    returncode: int
+    seconds: float
+    output: str
+    timed_out: bool = False
+
+
+@dataclass
+class CoverageMap:
+    """Source line -> pytest node ids that executed it, per module (``""`` = import time)."""
+
+    lines: dict[str, dict[int, set[str]]] = field(default_factory=dict)
+    tests: list[str] = field(default_factory=list)
+
+    def selection(self, mutant: Mutant) -> set[str] | None:
+        """The node ids covering the mutant, an empty set for import-time-only code (run everything),
+        or None when no scenario reaches it."""
+        per_line = self.lines.get(mutant.module, {})
+        contexts: set[str] = set()
+        for line in mutant.lines:
+            contexts |= per_line.get(line, set())
+        if not contexts:
+            return None
+        return {c for c in contexts if c}
+
+
+class Workspace:
+    """Worker copies of the project in a temporary directory, handed out one per running mutant."""
+
+    def __init__(self, root: Path, jobs: int, spec_paths: Sequence[str]) -> None:
+        self.root = root
+        self.spec_paths = list(spec_paths)
+        self.tmp = Path(tempfile.mkdtemp(prefix="synapse-mutation-"))
+        self.plugins = self.tmp / "plugins"
+        self.plugins.mkdir()
+        shutil.copyfile(Path(__file__).with_name("contexts_plugin.py"), self.plugins / f"{PLUGIN_MODULE}.py")
+        ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
+        # One snapshot of the working tree, then identical copies of it: files edited meanwhile cannot
+        # make the workers disagree.
+        first = self.tmp / "w0"
+        first.mkdir()
+        for name in COPIED:
+            source = root / name
+            if source.is_dir():
+                shutil.copytree(source, first / name, ignore=ignore)
+            elif source.is_file():
+                shutil.copyfile(source, first / name)
+        self.copies: list[Path] = [first]
+        for number in range(1, jobs):
+            self.copies.append(Path(shutil.copytree(first, self.tmp / f"w{number}")))
+        self._free: list[Path] = list(self.copies)
+        self.flags: list[str] = [flag for name in OPTIONAL_PLUGINS for flag in ("-p", f"no:{name}")]
+        self._lock = threading.Condition()
+
+    def source(self, module: str) -> str:
+        """A module's text as snapshotted (what the worker copies hold when no mutant is applied)."""
+        return (self.copies[0] / module).read_text(encoding="utf-8")
+
+    def close(self) -> None:
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def acquire(self) -> Path:
+        with self._lock:
+            while not self._free:
+                self._lock.wait()
+            return self._free.pop()
+
+    def release(self, copy: Path) -> None:
+        with self._lock:
+            self._free.append(copy)
+            self._lock.notify()
+
+    def env(self, copy: Path) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("COVERAGE_", "PYTEST_", "SYNAPSE_"))}
+        env["PYTHONPATH"] = os.pathsep.join([str(copy), str(self.plugins)])
+        env["PYTHONHASHSEED"] = "0"
+        return env
+
+    def pytest(
+        self, copy: Path, targets: Sequence[str], timeout: float | None, extra: Sequence[str] = ()
+    ) -> PytestRun:
+        """Run the spec (or the given node ids) in a worker copy; stops at the first failure."""
+        command = [
+            sys.executable,
+            *extra,
+            "-m",
+            "pytest",
+            *targets,
+            "-x",
+            "-q",
+            "--tb=short",
+            "--no-header",
+            "-p",
+            "no:randomly",
+            "-p",
+            "no:cacheprovider",
+            f"--basetemp={copy / '.tmp'}",
+            "--synapse-report=",
+            *self.flags,
+        ]
+        return _run(command, copy, self.env(copy), timeout)
+
+    def write_module(self, copy: Path, module: str, text: str) -> None:
+        path = copy / module
+        path.write_text(text, encoding="utf-8")
+        for stale in (path.parent / "__pycache__").glob(f"{path.stem}.*.pyc"):
+            stale.unlink(missing_ok=True)
+
+
+def _run(command: list[str], cwd: Path, env: dict[str, str], timeout: float | None) -> PytestRun:
+    start = time.monotonic()
+    process = subprocess.Popen(
+        command,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        output, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        output, _ = process.communicate()
+        return PytestRun(process.returncode, time.monotonic() - start, output.decode(errors="replace"), True)
+    return PytestRun(process.returncode, time.monotonic() - start, output.decode(errors="replace"))
+
+
+def _tail(text: str, lines: int = 25) -> str:
+    return "\n".join(text.rstrip().splitlines()[-lines:])
+
+
+# --------------------------------------------------------------------------------------------------------
+# Baseline, coverage map and the import check
+# --------------------------------------------------------------------------------------------------------
+
+
+def baseline(workspace: Workspace) -> PytestRun:
+    """The unmutated spec must pass, or no verdict means anything. Tried first without the optional
+    plugins; when that fails, with all of them."""
+    copy = workspace.copies[0]
+    run = workspace.pytest(copy, workspace.spec_paths, timeout=None)
+    if run.returncode in (0, 5):
+        return run  # 5: no scenarios yet, every mutant is "not covered"
+    workspace.flags = []
+    run = workspace.pytest(copy, workspace.spec_paths, timeout=None)
+    if run.returncode != 0:
+        raise RunnerError(
+            "the spec does not pass on the unmutated reference implementation (exit code "
+            f"{run.returncode}); fix it or restrict the run with --spec:\n{_tail(run.output)}"
+        )
+    return run
+
+
+def coverage_map(workspace: Workspace, modules: Iterable[str]) -> tuple[CoverageMap, float]:
+    """Run the spec once under coverage, recording per line the node ids that executed it."""
+    from coverage import CoverageData
+
+    copy = workspace.copies[0]
+    data_file = workspace.tmp / "coverage" / ".coverage"
+    data_file.parent.mkdir()
+    rcfile = workspace.tmp / "coverage" / "coveragerc"
+    rcfile.write_text(
+        f"[run]\ndata_file = {data_file}\nsource = synapse_ref\nbranch = false\n", encoding="utf-8"
+    )
+    run = workspace.pytest(
+        copy,
+        [*workspace.spec_paths, "-p", PLUGIN_MODULE],
+        timeout=None,
+        extra=["-m", "coverage", "run", f"--rcfile={rcfile}"],
+    )
+    if run.returncode not in (0, 5):
+        raise RunnerError(
+            f"the coverage mapping run failed (exit code {run.returncode}):\n{_tail(run.output)}"
+        )
+    result = CoverageMap()
+    if not data_file.exists():
+        return result, run.seconds
+    data = CoverageData(basename=str(data_file))
+    data.read()
+    wanted = set(modules)
+    tests: set[str] = set()
+    for filename in data.measured_files():
+        try:
+            module = Path(filename).resolve().relative_to(copy.resolve()).as_posix()
+        except ValueError:
+            continue
+        if module not in wanted:
+            continue
+        per_line: dict[int, set[str]] = {}
+        for line, contexts in data.contexts_by_lineno(filename).items():
+            per_line[line] = set(contexts)
+            tests.update(c for c in contexts if c)
+        result.lines[module] = per_line
+    result.tests = sorted(tests)
+    return result, run.seconds
+
+
+def check_imports(workspace: Workspace, cover: CoverageMap, timeout: float) -> str:
+    """Make sure the spec imports each worker copy's ``synapse_ref``, not the working tree's.
+
+    Checked twice: ``synapse_ref.__file__`` must lie in the copy, and a canary mutant (a module that
+    raises on import) must be killed by the scenarios that cover it.
+    """
+    for copy in workspace.copies:
+        probe = _run(
+            [sys.executable, "-c", "import synapse_ref, synapse_spec; print(synapse_ref.__file__)"],
+            copy,
+            workspace.env(copy),
+            timeout,
+        )
+        location = probe.output.strip().splitlines()[-1] if probe.output.strip() else ""
+        if probe.returncode != 0 or not Path(location).resolve().is_relative_to(copy.resolve()):
+            raise RunnerError(
+                f"the worker copy {copy} imports synapse_ref from {location or '?'} instead of its own copy; "
+                f"check PYTHONPATH and the editable install\n{_tail(probe.output)}"
+            )
+    candidates = [
+        (m, lines) for m, lines in sorted(cover.lines.items()) if any(any(c) for c in lines.values())
+    ]
+    if not candidates:
+        return "import check only (no scenario executes the selected modules, so no canary mutant can run)"
+    module, lines = candidates[0]
+    tests = sorted({c for contexts in lines.values() for c in contexts if c})
+    copy = workspace.acquire()
+    original = (copy / module).read_text(encoding="utf-8")
+    try:
+        workspace.write_module(copy, module, f"{original}\nraise RuntimeError({CANARY!r})\n")
+        run = workspace.pytest(copy, tests, timeout)
+    finally:
+        workspace.write_module(copy, module, original)
+        workspace.release(copy)
+    if run.returncode == 0 or CANARY not in run.output:
+        raise RunnerError(
+            f"a canary mutant of {module} (raising on import) was not killed by {len(tests)} scenario(s): "
+            f"the spec does not run the worker copy's synapse_ref\n{_tail(run.output)}"
+        )
+    return f"canary mutant of {module} killed by its {len(tests)} covering scenario(s)"
+
+
+# --------------------------------------------------------------------------------------------------------
+# Running mutants
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Prepared:
+    """A mutant with its mutated module text, ready to run."""
+
+    mutant: Mutant
+    text: str
+
+
+def prepare(
+    mutators: dict[str, ModuleMutator], mutants: Sequence[Mutant]
+) -> tuple[list[Prepared], list[Outcome]]:
+    """Render every mutant; the ones that cannot be rendered faithfully come back as invalid outcomes."""
+    ready: list[Prepared] = []
+    invalid: list[Outcome] = []
+    for mutant in mutants:
+        try:
+            text, rendered = mutators[mutant.module].render(mutant)
+        except MutationError as exc:
+            invalid.append(Outcome(mutant, INVALID, detail=str(exc)))
+            continue
+        ready.append(Prepared(rendered, text))
+    return ready, invalid
+
+
+def run_mutants(
+    workspace: Workspace,
+    sources: dict[str, str],
+    prepared: Sequence[Prepared],
+    cover: CoverageMap,
+    timeout: float,
+    jobs: int,
+    progress: Callable[[Outcome, int, int], None],
+) -> list[Outcome]:
+    """Run every mutant against the scenarios covering it, ``jobs`` at a time; results in input order."""
+    done = 0
+    lock = threading.Lock()
+
+    def one(item: Prepared) -> Outcome:
+        nonlocal done
+        outcome = _run_one(workspace, sources[item.mutant.module], item, cover, timeout)
+        with lock:
+            done += 1
+            progress(outcome, done, len(prepared))
+        return outcome
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(one, prepared))
+
+
+def _run_one(
+    workspace: Workspace, source: str, item: Prepared, cover: CoverageMap, timeout: float
+) -> Outcome:
+    mutant = item.mutant
+    selected = cover.selection(mutant)
+    if selected is None:
+        return Outcome(mutant, NOT_COVERED)
+    targets = sorted(selected) if selected else workspace.spec_paths
+    copy = workspace.acquire()
+    try:
+        workspace.write_module(copy, mutant.module, item.text)
+        run = workspace.pytest(copy, targets, timeout)
+    finally:
+        workspace.write_module(copy, mutant.module, source)
+        workspace.release(copy)
+    tests = len(selected) if selected else len(cover.tests)
+    if run.timed_out:
+        return Outcome(mutant, TIMEOUT, run.seconds, tests)
+    if run.returncode == 0:
+        return Outcome(mutant, SURVIVED, run.seconds, tests)
+    if run.returncode == 5:
+        return Outcome(mutant, SURVIVED, run.seconds, tests, "no scenario ran")
+    return Outcome(mutant, KILLED, run.seconds, tests, f"exit code {run.returncode}")
