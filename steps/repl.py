@@ -1,0 +1,432 @@
+"""Steps for the REPL: slash commands (``/skills``, ``/tools``, ``/compact``) and stream display
+(``features/repl``)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytest_bdd import given, parsers, then, when
+from pytest_mock import MockerFixture
+
+from steps.support import run
+from synapse_spec import contract
+
+SKILL_ENHANCE_PROGRESS_TEXT = "Analyzing skill enhancement..."
+ANSI_SGR = re.compile(r"\x1b\[[0-9;]*m")
+
+
+@dataclass(frozen=True)
+class _CompactResult:
+    """Satisfies ``contract.CompactResult``; what the runner double's ``force_compact`` resolves to."""
+
+    previous_tokens: int
+    current_tokens: int
+    freed_tokens: int
+    deleted_files: list[str] = field(default_factory=list)
+    success: bool = True
+    preserved_count: int = 0
+    messages: list[contract.Message] = field(default_factory=list)
+
+
+@dataclass
+class ReplWorld:
+    """What one REPL scenario builds and observes."""
+
+    synapse: contract.Implementation
+    mocker: MockerFixture
+    synapse_home: Path
+    runner: Any = None
+    catalog: Any = None
+    listing: str = ""
+    skills: dict[str, str] = field(default_factory=dict)
+    error_message: str = "compaction failed"
+    compact_result: _CompactResult | None = None
+    outcome: contract.CommandOutcome | None = None
+    error: BaseException | None = None
+    is_tty: bool = False
+    text: str = ""
+    formatted: str | None = None
+    loop: asyncio.AbstractEventLoop | None = None
+    future: asyncio.Future[_CompactResult] | None = None
+    task: asyncio.Task[contract.CommandOutcome] | None = None
+
+    def commands(self) -> contract.ReplCommands:
+        return self.synapse.repl_commands(
+            runner=self.runner, synapse_home=self.synapse_home, tool_catalog=self.catalog
+        )
+
+    def output(self) -> str:
+        if self.error is not None:
+            raise AssertionError(f"the command should not raise, it raised {self.error!r}") from self.error
+        assert self.outcome is not None, "the command returned nothing"
+        assert self.outcome.handled is True, f"a slash command should be handled, got {self.outcome!r}"
+        return self.outcome.output
+
+    def runner_double(self, force_compact: Any) -> None:
+        runner = self.mocker.NonCallableMagicMock(name="AgentRunner")
+        runner.force_compact = self.mocker.AsyncMock(side_effect=force_compact)
+        self.runner = runner
+
+
+@pytest.fixture
+def repl_world(
+    synapse: contract.Implementation, tmp_path: Path, mocker: MockerFixture, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[ReplWorld]:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("SYNAPSE_HOME", str(home / ".synapse"))
+    world = ReplWorld(synapse=synapse, mocker=mocker, synapse_home=home / ".synapse")
+    yield world
+    if world.loop is not None:
+        if world.task is not None and not world.task.done():
+            world.task.cancel()
+            world.loop.run_until_complete(asyncio.gather(world.task, return_exceptions=True))
+        world.loop.close()
+
+
+def _figure(value: int) -> str:
+    """A token figure as a user reads it: ``100,000`` or ``100000``."""
+    return f"(?:{re.escape(f'{value:,}')}|{value})"
+
+
+def _before_after(previous: int, current: int) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\d,]){_figure(previous)}\s*(?:->|→)\s*{_figure(current)}(?![\d,])")
+
+
+# --------------------------------------------------------------------------------------------------------
+# Running a command
+# --------------------------------------------------------------------------------------------------------
+
+
+@when(parsers.re(r"^(?:用户)?执行 `(?P<command>/[\w:]+)`$"))
+def repl_execute(repl_world: ReplWorld, command: str) -> None:
+    commands = repl_world.commands()
+    if repl_world.loop is not None:
+        loop = repl_world.loop
+        repl_world.task = loop.create_task(commands.handle(command))
+        for _ in range(5):
+            loop.run_until_complete(asyncio.sleep(0))
+        return
+    try:
+        repl_world.outcome = run(commands.handle(command))
+    except Exception as error:
+        repl_world.error = error
+
+
+@then(parsers.re(r"^输出应包含 `(?P<text>[^`]+)`$"))
+def repl_output_contains(repl_world: ReplWorld, text: str) -> None:
+    output = repl_world.output()
+    assert text in output, f"the output should contain {text!r}:\n{output}"
+
+
+# --------------------------------------------------------------------------------------------------------
+# /skills
+# --------------------------------------------------------------------------------------------------------
+
+
+@given("`~/.synapse/skills` 目录不存在")
+def repl_no_skills_dir(repl_world: ReplWorld) -> None:
+    repl_world.synapse_home.mkdir(parents=True, exist_ok=True)
+    assert not (repl_world.synapse_home / "skills").exists()
+
+
+@then("输出应包含建议创建路径")
+def repl_output_suggests_path(repl_world: ReplWorld) -> None:
+    output = repl_world.output()
+    skills_dir = str(repl_world.synapse_home / "skills")
+    assert skills_dir in output, f"the output should tell where to create skills ({skills_dir}):\n{output}"
+    assert "Unknown command" not in output, "/skills is a command of the spec, not an unknown one"
+
+
+@given("技能目录存在但 `SKILL.md` 无法提取 description")
+def repl_skills_without_description(repl_world: ReplWorld, datatable: list[list[str]]) -> None:
+    header, *rows = datatable
+    assert header == ["skill", "SKILL.md"], f"unexpected table header {header}"
+    for name, content in rows:
+        skill_dir = repl_world.synapse_home / "skills" / name
+        skill_dir.mkdir(parents=True)
+        (skill_dir / "SKILL.md").write_text(content, encoding="utf-8")
+        repl_world.skills[name] = content
+
+
+def _skill_block(output: str, name: str, others: Sequence[str]) -> str:
+    """The part of the listing that belongs to skill ``name`` (up to the next skill's name)."""
+    match = re.search(rf"(?m)^.*\b{re.escape(name)}\b.*$", output)
+    assert match is not None, f"the listing should show the skill {name!r}:\n{output}"
+    rest = output[match.end() :]
+    ends = [m.start() for other in others if (m := re.search(rf"\b{re.escape(other)}\b", rest))]
+    return rest[: min(ends)] if ends else rest
+
+
+@then(parsers.parse("该技能描述应显示 `{placeholder}`"))
+def repl_default_description(repl_world: ReplWorld, placeholder: str) -> None:
+    output = repl_world.output()
+    assert "Unknown command" not in output, "/skills is a command of the spec, not an unknown one"
+    bare = [n for n, content in repl_world.skills.items() if "description" not in content.lower()]
+    assert bare, "setting up: one skill should have no description"
+    for name in bare:
+        block = _skill_block(output, name, [n for n in repl_world.skills if n != name])
+        assert placeholder in block, (
+            f"the skill {name!r} without description should show {placeholder!r}:\n{output}"
+        )
+    assert output.count(placeholder) == len(bare), f"only skills without description show {placeholder!r}"
+
+
+@then(parsers.parse("有描述的技能 `{name}` 应显示其描述 `{description}`"))
+def repl_described_skill(repl_world: ReplWorld, name: str, description: str) -> None:
+    output = repl_world.output()
+    block = _skill_block(output, name, [n for n in repl_world.skills if n != name])
+    assert description in block, f"the skill {name!r} should show its description {description!r}:\n{output}"
+
+
+# --------------------------------------------------------------------------------------------------------
+# /tools
+# --------------------------------------------------------------------------------------------------------
+
+
+@given("`McpInstaller.formatSearchResult` 输出首行包含 `Found N tools`")
+def repl_tool_listing(repl_world: ReplWorld, docstring: str) -> None:
+    assert re.match(r"Found \d+ tools?", docstring), (
+        "setting up: the listing should start with 'Found N tools'"
+    )
+    repl_world.listing = docstring
+    catalog = repl_world.mocker.NonCallableMagicMock(name="ToolCatalog")
+    catalog.format_search_result = repl_world.mocker.Mock(return_value=docstring)
+    repl_world.catalog = catalog
+
+
+@then("显示内容应移除该头部行")
+def repl_header_removed(repl_world: ReplWorld) -> None:
+    output = repl_world.output()
+    assert repl_world.catalog.format_search_result.call_count == 1, "/tools should ask the tool source once"
+    header = [line for line in output.splitlines() if re.match(r"\s*Found \d+ tools?", line)]
+    assert not header, f"the 'Found N tools' line should be removed, found {header}:\n{output}"
+
+
+@then("保留工具主体列表")
+def repl_tool_body_kept(repl_world: ReplWorld) -> None:
+    output = repl_world.output()
+    body = [line.strip() for line in repl_world.listing.splitlines()[1:] if line.strip()]
+    shown = [line.strip() for line in output.splitlines()]
+    position = 0
+    for line in body:
+        assert line in shown[position:], f"the tool list should keep {line!r} (in order):\n{output}"
+        position = shown.index(line, position) + 1
+
+
+# --------------------------------------------------------------------------------------------------------
+# /compact
+# --------------------------------------------------------------------------------------------------------
+
+
+@given("`agentRunner=null`")
+def repl_no_runner(repl_world: ReplWorld) -> None:
+    repl_world.runner = None
+
+
+@given("`forceCompact()` 抛出异常")
+def repl_compact_raises(repl_world: ReplWorld) -> None:
+    async def failing() -> _CompactResult:
+        raise RuntimeError(repl_world.error_message)
+
+    repl_world.runner_double(failing)
+
+
+@given(parsers.parse('异常 message 为 "{message}"'))
+def repl_exception_message(repl_world: ReplWorld, message: str) -> None:
+    repl_world.error_message = message
+
+
+@then("输出应包含异常 message")
+def repl_output_has_exception(repl_world: ReplWorld) -> None:
+    output = repl_world.output()
+    assert repl_world.error_message in output, (
+        f"the output should carry the error {repl_world.error_message!r}"
+    )
+
+
+def _resolved_runner(world: ReplWorld, result: _CompactResult) -> None:
+    world.compact_result = result
+
+    async def compact() -> _CompactResult:
+        return result
+
+    world.runner_double(compact)
+
+
+@given("`forceCompact()` 返回 `success=true` 且释放了 token")
+def repl_compact_succeeds(repl_world: ReplWorld, datatable: list[list[str]]) -> None:
+    row = dict(zip(datatable[0], datatable[1], strict=True))
+    deleted = [f"/tmp/offloaded/file-{i}.txt" for i in range(int(row["deletedFiles"]))]
+    result = _CompactResult(
+        int(row["previousTokens"]), int(row["currentTokens"]), int(row["freedTokens"]), deleted, True, 5
+    )
+    assert result.freed_tokens > 0, "setting up: the compaction should free tokens"
+    _resolved_runner(repl_world, result)
+
+
+def _compacted(world: ReplWorld) -> _CompactResult:
+    assert world.compact_result is not None
+    return world.compact_result
+
+
+@then("输出应包含 `before -> after` token 数值")
+def repl_before_after(repl_world: ReplWorld) -> None:
+    output = repl_world.output()
+    result = _compacted(repl_world)
+    pattern = _before_after(result.previous_tokens, result.current_tokens)
+    assert pattern.search(output), (
+        f"the output should show {result.previous_tokens} -> {result.current_tokens} (-> or →):\n{output}"
+    )
+    assert repl_world.runner.force_compact.await_count == 1, "/compact should compact exactly once"
+
+
+@then("输出应包含释放量与删除文件数量")
+def repl_freed_and_deleted(repl_world: ReplWorld) -> None:
+    output = repl_world.output()
+    result = _compacted(repl_world)
+    rest = _before_after(result.previous_tokens, result.current_tokens).sub(" ", output)
+    freed = re.compile(rf"(?<![\d,]){_figure(result.freed_tokens)}(?![\d,])")
+    assert freed.search(rest), f"the output should show the {result.freed_tokens} freed tokens:\n{output}"
+    rest = freed.sub(" ", rest)
+    count = len(result.deleted_files)
+    assert re.search(rf"(?<![\d,.]){count}(?![\d,.])", rest), (
+        f"the output should show that {count} offloaded files were deleted:\n{output}"
+    )
+
+
+@given("`forceCompact()` 返回 `success=false`")
+def repl_compact_fails(repl_world: ReplWorld) -> None:
+    # Nothing freed either: the failure must win over the "nothing to compact" reading.
+    _resolved_runner(repl_world, _CompactResult(50_000, 50_000, 0, [], False, 0))
+
+
+@then("输出应包含“压缩失败，保持原历史不变”语义")
+def repl_failure_keeps_history(repl_world: ReplWorld) -> None:
+    output = repl_world.output()
+    lowered = output.lower()
+    failed = "压缩失败" in output or re.search(r"compact\w* failed|fail", lowered)
+    kept = re.search(r"保持原历史|原历史不变|历史不变", output) or re.search(
+        r"history (?:is |was )?(?:unchanged|kept|preserved|left unchanged)", lowered
+    )
+    assert failed, f"the output should say the compaction failed:\n{output}"
+    assert kept, f"the output should say the history was kept as it was:\n{output}"
+
+
+@then("不应误报成功")
+def repl_no_false_success(repl_world: ReplWorld) -> None:
+    output = repl_world.output()
+    claims = [w for w in ("✅", "压缩完成", "无需压缩", "释放") if w in output]
+    claims += [w for w in ("success", "completed", "freed", "no compaction needed") if w in output.lower()]
+    assert not claims, f"a failed compaction must not be reported as a success ({claims}):\n{output}"
+
+
+@given("`forceCompact()` 返回 `freedTokens=0` 且前后 token 相同")
+def repl_compact_noop(repl_world: ReplWorld) -> None:
+    _resolved_runner(repl_world, _CompactResult(3_000, 3_000, 0, [], True, 3))
+
+
+@then("输出应包含“无需压缩”提示")
+def repl_noop_hint(repl_world: ReplWorld) -> None:
+    output = repl_world.output()
+    hint = "无需压缩" in output or re.search(
+        r"no compaction (?:is )?needed|nothing to compact", output.lower()
+    )
+    assert hint, f"the output should say there was nothing to compact:\n{output}"
+    assert "失败" not in output and "fail" not in output.lower(), f"a no-op is not a failure:\n{output}"
+
+
+@then("命令处理结果仍应为已处理")
+def repl_still_handled(repl_world: ReplWorld) -> None:
+    repl_world.output()
+    assert repl_world.runner.force_compact.await_count == 1, "/compact should compact exactly once"
+
+
+@given("`forceCompact()` 返回一个延迟 resolve 的 Promise")
+def repl_compact_delayed(repl_world: ReplWorld) -> None:
+    loop = asyncio.new_event_loop()
+    future: asyncio.Future[_CompactResult] = loop.create_future()
+    repl_world.loop, repl_world.future = loop, future
+
+    async def slow() -> _CompactResult:
+        return await future
+
+    repl_world.runner_double(slow)
+
+
+@then("命令处理 Promise 在压缩完成前不应提前 resolve")
+def repl_waits_for_compaction(repl_world: ReplWorld) -> None:
+    task = repl_world.task
+    assert task is not None, "the command should have been started"
+    assert repl_world.runner.force_compact.await_count == 1, "/compact should have started the compaction"
+    if task.done():
+        raise AssertionError(f"/compact returned before the compaction finished: {task.result()!r}")
+
+
+@then("resolve 后应输出最终压缩结果信息")
+def repl_output_after_resolve(repl_world: ReplWorld) -> None:
+    assert repl_world.loop is not None and repl_world.future is not None and repl_world.task is not None
+    result = _CompactResult(80_000, 20_000, 60_000, [], True, 5)
+    repl_world.compact_result = result
+    repl_world.future.set_result(result)
+    repl_world.outcome = repl_world.loop.run_until_complete(repl_world.task)
+    output = repl_world.output()
+    assert _before_after(80_000, 20_000).search(output), (
+        f"the final result should show 80,000 -> 20,000:\n{output}"
+    )
+    assert re.search(rf"(?<![\d,]){_figure(60_000)}(?![\d,])", output), f"the 60,000 freed tokens:\n{output}"
+
+
+# --------------------------------------------------------------------------------------------------------
+# formatStreamText
+# --------------------------------------------------------------------------------------------------------
+
+
+@given(parsers.re(r"^`process\.stdout\.isTTY=(?P<tty>true|false)` 且输出(?P<kind>包含|不含).*$"))
+def repl_stream_text(repl_world: ReplWorld, tty: str, kind: str) -> None:
+    repl_world.is_tty = tty == "true"
+    if kind == "包含":
+        repl_world.text = f"\n{SKILL_ENHANCE_PROGRESS_TEXT}\n"
+    else:
+        repl_world.text = "\nAnalyzing the repository layout...\n"
+
+
+@when("调用 `formatStreamText(text)`")
+def repl_format_stream_text(repl_world: ReplWorld) -> None:
+    repl_world.formatted = repl_world.synapse.format_stream_text(repl_world.text, is_tty=repl_world.is_tty)
+
+
+def _formatted(world: ReplWorld) -> str:
+    assert isinstance(world.formatted, str), f"formatStreamText should return text, got {world.formatted!r}"
+    return world.formatted
+
+
+@then("返回值应包含高亮 ANSI 前缀/后缀")
+def repl_highlighted(repl_world: ReplWorld) -> None:
+    formatted = _formatted(repl_world)
+    prefix = re.match(r"(?:\x1b\[([0-9;]*)m)+", formatted)
+    assert prefix is not None, f"the text should start with an ANSI highlight sequence: {formatted!r}"
+    codes = [c for seq in re.findall(r"\x1b\[([0-9;]*)m", prefix.group(0)) for c in seq.split(";") if c]
+    assert any(c != "0" for c in codes), (
+        f"the prefix should set a style, not only reset it: {prefix.group(0)!r}"
+    )
+    assert re.search(r"\x1b\[0?m$", formatted), f"the text should end by resetting the style: {formatted!r}"
+
+
+@then("文本内容保持不变")
+def repl_text_unchanged(repl_world: ReplWorld) -> None:
+    formatted = _formatted(repl_world)
+    assert ANSI_SGR.sub("", formatted) == repl_world.text, f"only colour codes may be added: {formatted!r}"
+
+
+@then("返回应等于原始文本（不加颜色控制符）")
+def repl_plain_text(repl_world: ReplWorld) -> None:
+    formatted = _formatted(repl_world)
+    assert formatted == repl_world.text, f"the text should come back unchanged, got {formatted!r}"
