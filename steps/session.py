@@ -523,7 +523,7 @@ def ses_then_title_count_from_index(ses_world: SesWorld) -> None:
 @then("修改 `getUsage()` 的返回值不应改变会话的 usage")
 def ses_then_usage_is_copy(ses_world: SesWorld) -> None:
     session = ses_world.session
-    before = session.get_usage()
+    before = json.loads(json.dumps(session.get_usage()))
     copy_ = session.get_usage()
     copy_["totalInputOther"] = 10**9
     copy_["rounds"].append({"inputOther": 1, "output": 1, "inputCacheRead": 1, "inputCacheCreation": 1})
