@@ -1,0 +1,83 @@
+"""The REPL a person runs: ``python -m synapse_ref`` driven through piped stdin in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def _synapse(home: Path, stdin: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SYNAPSE_")}
+    env["HOME"] = str(home.parent)
+    return subprocess.run(
+        [sys.executable, "-m", "synapse_ref", "--home", str(home), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "synapse-home"
+
+
+def test_help_documents_the_options() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "synapse_ref", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    shown = " ".join(result.stdout.split())
+    for text in ("--home", "--resume", "offline echo model", "/compact"):
+        assert text in shown, f"--help should mention {text!r}"
+
+
+def test_a_conversation_is_persisted_and_restored_with_resume(home: Path) -> None:
+    first = _synapse(home, "remember the blue door\n/cost\n/compact\n/exit\n")
+    assert first.returncode == 0, first.stderr
+    assert "offline echo model" in first.stdout, "the banner should say which model answers"
+    assert "Echo: remember the blue door" in first.stdout
+    assert "Token: " in first.stdout and "Cost: " in first.stdout, "/cost should print the usage line"
+    assert "无需压缩" in first.stdout, "a two-message history has nothing to compact"
+    assert first.stderr == "", f"nothing should be written to stderr: {first.stderr}"
+
+    sessions = json.loads((home / "sessions" / "sessions.json").read_text(encoding="utf-8"))["sessions"]
+    assert len(sessions) == 1, "one session should be recorded in the index"
+    session_id = sessions[0]["id"]
+    lines = (home / "sessions" / f"{session_id}.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["role"] for line in lines] == ["user", "assistant"]
+
+    second = _synapse(home, "/exit\n", "--resume")
+    assert second.returncode == 0, second.stderr
+    assert f"Resumed session {session_id}" in second.stdout
+    assert "user: remember the blue door" in second.stdout, "the earlier message should be restored"
+
+    by_id = _synapse(home, "and the red one\n/exit\n", "--resume", session_id)
+    assert "user: remember the blue door" in by_id.stdout
+    history = (home / "sessions" / f"{session_id}.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(history) == 4, "the resumed session should continue the same history file"
+
+
+def test_compact_summarises_a_longer_history(home: Path) -> None:
+    script = "".join(f"message number {i}\n" for i in range(6)) + "/compact\n/exit\n"
+    result = _synapse(home, script)
+    assert result.returncode == 0, result.stderr
+    assert "✅ 压缩完成：" in result.stdout and "→" in result.stdout, result.stdout
+
+
+def test_resume_of_an_unknown_session_starts_a_new_one(home: Path) -> None:
+    result = _synapse(home, "/exit\n", "--resume", "session-does-not-exist")
+    assert result.returncode == 0, result.stderr
+    assert "Session not found: session-does-not-exist" in result.stdout
