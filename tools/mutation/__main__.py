@@ -64,8 +64,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--timeout-factor",
         type=float,
         default=10.0,
-        help=f"a mutant run longer than this times the baseline run (at least {MIN_TIMEOUT:g} s) is killed "
-        "by timeout (default: %(default)s)",
+        help="a mutant run longer than this times the unmutated run of the same scenarios (at least "
+        f"{MIN_TIMEOUT:g} s) counts as killed by timeout (default: %(default)s)",
     )
     parser.add_argument("--list", action="store_true", help="print the mutants without running them")
     parser.add_argument("--json", type=Path, metavar="PATH", help="write the results as JSON")
@@ -243,9 +243,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         cover, timings["mapping_run"] = coverage_map(workspace, modules)
         log(
             f"coverage map: {timings['mapping_run']:.1f} s, "
-            f"{len(cover.tests)} scenario(s) execute these modules"
+            f"{len(cover.tests)} distinct scenario(s) execute these modules, {len(cover.all_tests)} any"
         )
-        timeout = max(args.timeout_factor * base.seconds, MIN_TIMEOUT)
+
+        factor: float = args.timeout_factor
+
+        def timeout(tests: list[str]) -> float:
+            expected = cover.expected_seconds(tests) if cover.durations else base.seconds
+            return max(factor * expected, MIN_TIMEOUT)
+
         log(check_imports(workspace, cover, timeout))
 
         def progress(outcome: Outcome, done: int, total: int) -> None:

@@ -1,17 +1,23 @@
-"""A pytest plugin for the coverage mapping run: records which test executed each line.
+"""A pytest plugin for the coverage mapping run: records which test executed each line, and how long each
+test took.
 
 Coverage's own ``dynamic_context = test_function`` names a test by its function, which every example of
 a scenario outline shares; switching the context to the pytest node id keeps examples apart, and the node
 id is exactly what the per-mutant run passes back to pytest. Lines run at import time keep the empty
-context.
+context. The durations (written as JSON to ``$MUTATION_DURATIONS_FILE``) size each mutant's timeout.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import time
 from collections.abc import Iterator
 
 import coverage
 import pytest
+
+_durations: dict[str, float] = {}
 
 
 def _switch(context: str) -> None:
@@ -23,5 +29,14 @@ def _switch(context: str) -> None:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     _switch(item.nodeid)
+    start = time.perf_counter()
     yield
+    _durations[item.nodeid] = time.perf_counter() - start
     _switch("")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    path = os.environ.get("MUTATION_DURATIONS_FILE")
+    if path:
+        with open(path, "w", encoding="utf-8") as handle:
+            json.dump(_durations, handle)

@@ -8,6 +8,7 @@ constants, defaults, decorators) are run against the whole spec, since any scena
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -66,14 +67,18 @@ class PytestRun:
 
 @dataclass
 class CoverageMap:
-    """Source line -> pytest node ids that executed it, per module (``""`` = import time)."""
+    """Source line -> pytest node ids that executed it, per module (``""`` = import time), and how long
+    each test ran under coverage."""
 
     lines: dict[str, dict[int, set[str]]] = field(default_factory=dict)
     tests: list[str] = field(default_factory=list)
+    all_tests: list[str] = field(default_factory=list)
+    durations: dict[str, float] = field(default_factory=dict)
+    overhead: float = 0.0
 
     def selection(self, mutant: Mutant) -> set[str] | None:
-        """The node ids covering the mutant, an empty set for import-time-only code (run everything),
-        or None when no scenario reaches it."""
+        """The node ids covering the mutant, an empty set for import-time-only code, or None when no
+        scenario reaches it."""
         per_line = self.lines.get(mutant.module, {})
         contexts: set[str] = set()
         for line in mutant.lines:
@@ -81,6 +86,40 @@ class CoverageMap:
         if not contexts:
             return None
         return {c for c in contexts if c}
+
+    def targets(self, mutant: Mutant) -> list[str] | None:
+        """The node ids to run for a mutant, quickest first, or None when it is not covered. Code that
+        only runs at import time (constants, defaults, decorators) may matter to any scenario, so it gets
+        every scenario that executes reference code."""
+        selected = self.selection(mutant)
+        if selected is None:
+            return None
+        return self.ordered(selected or self.all_tests)
+
+    def ordered(self, tests: Iterable[str]) -> list[str]:
+        """Quickest first: with ``-x`` a killed mutant stops at its first failing scenario."""
+        return sorted(tests, key=lambda t: (self.durations.get(t, 0.0), t))
+
+    def expected_seconds(self, tests: Iterable[str]) -> float:
+        """What an unmutated run of ``tests`` should roughly take under coverage, startup included."""
+        return self.overhead + sum(self.durations.get(t, 0.0) for t in tests)
+
+
+def _deduplicate(lines: dict[str, dict[int, set[str]]]) -> dict[str, str]:
+    """Map every node id to one representative of the tests that are the same scenario bound by more than
+    one test module: same test name and parameters, and the same lines executed."""
+    footprint: dict[str, set[tuple[str, int]]] = {}
+    for module, per_line in lines.items():
+        for line, contexts in per_line.items():
+            for context in contexts:
+                if context:
+                    footprint.setdefault(context, set()).add((module, line))
+    chosen: dict[tuple[str, frozenset[tuple[str, int]]], str] = {}
+    canonical: dict[str, str] = {}
+    for test in sorted(footprint):
+        key = (test.split("::", 1)[-1], frozenset(footprint[test]))
+        canonical[test] = chosen.setdefault(key, test)
+    return canonical
 
 
 class Workspace:
@@ -129,14 +168,20 @@ class Workspace:
             self._free.append(copy)
             self._lock.notify()
 
-    def env(self, copy: Path) -> dict[str, str]:
+    def env(self, copy: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
+        """The parent's environment without settings that would change what the spec runs against."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("COVERAGE_", "PYTEST_", "SYNAPSE_"))}
         env["PYTHONPATH"] = os.pathsep.join([str(copy), str(self.plugins)])
         env["PYTHONHASHSEED"] = "0"
-        return env
+        return {**env, **(extra or {})}
 
     def pytest(
-        self, copy: Path, targets: Sequence[str], timeout: float | None, extra: Sequence[str] = ()
+        self,
+        copy: Path,
+        targets: Sequence[str],
+        timeout: float | None,
+        extra: Sequence[str] = (),
+        env: dict[str, str] | None = None,
     ) -> PytestRun:
         """Run the spec (or the given node ids) in a worker copy; stops at the first failure."""
         command = [
@@ -157,7 +202,7 @@ class Workspace:
             "--synapse-report=",
             *self.flags,
         ]
-        return _run(command, copy, self.env(copy), timeout)
+        return _run(command, copy, self.env(copy, env), timeout)
 
     def write_module(self, copy: Path, module: str, text: str) -> None:
         path = copy / module
@@ -213,13 +258,15 @@ def baseline(workspace: Workspace) -> PytestRun:
 
 
 def coverage_map(workspace: Workspace, modules: Iterable[str]) -> tuple[CoverageMap, float]:
-    """Run the spec once under coverage, recording per line the node ids that executed it."""
+    """Run the spec once under coverage, recording per line the node ids that executed it.
+
+    A scenario bound by several test modules is kept once (see ``_deduplicate``)."""
     from coverage import CoverageData
 
     copy = workspace.copies[0]
-    data_file = workspace.tmp / "coverage" / ".coverage"
-    data_file.parent.mkdir()
-    rcfile = workspace.tmp / "coverage" / "coveragerc"
+    folder = workspace.tmp / "coverage"
+    folder.mkdir()
+    data_file, durations_file, rcfile = folder / ".coverage", folder / "durations.json", folder / "coveragerc"
     rcfile.write_text(
         f"[run]\ndata_file = {data_file}\nsource = synapse_ref\nbranch = false\n", encoding="utf-8"
     )
@@ -228,6 +275,7 @@ def coverage_map(workspace: Workspace, modules: Iterable[str]) -> tuple[Coverage
         [*workspace.spec_paths, "-p", PLUGIN_MODULE],
         timeout=None,
         extra=["-m", "coverage", "run", f"--rcfile={rcfile}"],
+        env={"MUTATION_DURATIONS_FILE": str(durations_file)},
     )
     if run.returncode not in (0, 5):
         raise RunnerError(
@@ -238,25 +286,33 @@ def coverage_map(workspace: Workspace, modules: Iterable[str]) -> tuple[Coverage
         return result, run.seconds
     data = CoverageData(basename=str(data_file))
     data.read()
-    wanted = set(modules)
-    tests: set[str] = set()
+    everything: dict[str, dict[int, set[str]]] = {}
     for filename in data.measured_files():
         try:
             module = Path(filename).resolve().relative_to(copy.resolve()).as_posix()
         except ValueError:
             continue
+        everything[module] = {line: set(c) for line, c in data.contexts_by_lineno(filename).items()}
+    canonical = _deduplicate(everything)
+    wanted = set(modules)
+    tests: set[str] = set()
+    for module, per_line in everything.items():
         if module not in wanted:
             continue
-        per_line: dict[int, set[str]] = {}
-        for line, contexts in data.contexts_by_lineno(filename).items():
-            per_line[line] = set(contexts)
-            tests.update(c for c in contexts if c)
-        result.lines[module] = per_line
+        result.lines[module] = {
+            line: {canonical.get(c, c) for c in contexts} for line, contexts in per_line.items()
+        }
+        tests.update(c for contexts in result.lines[module].values() for c in contexts if c)
     result.tests = sorted(tests)
+    result.all_tests = sorted(set(canonical.values()))
+    if durations_file.exists():
+        durations: dict[str, float] = json.loads(durations_file.read_text(encoding="utf-8"))
+        result.durations = durations
+        result.overhead = max(run.seconds - sum(durations.values()), 0.0)
     return result, run.seconds
 
 
-def check_imports(workspace: Workspace, cover: CoverageMap, timeout: float) -> str:
+def check_imports(workspace: Workspace, cover: CoverageMap, timeout: Callable[[list[str]], float]) -> str:
     """Make sure the spec imports each worker copy's ``synapse_ref``, not the working tree's.
 
     Checked twice: ``synapse_ref.__file__`` must lie in the copy, and a canary mutant (a module that
@@ -267,7 +323,7 @@ def check_imports(workspace: Workspace, cover: CoverageMap, timeout: float) -> s
             [sys.executable, "-c", "import synapse_ref, synapse_spec; print(synapse_ref.__file__)"],
             copy,
             workspace.env(copy),
-            timeout,
+            timeout([]),
         )
         location = probe.output.strip().splitlines()[-1] if probe.output.strip() else ""
         if probe.returncode != 0 or not Path(location).resolve().is_relative_to(copy.resolve()):
@@ -281,12 +337,12 @@ def check_imports(workspace: Workspace, cover: CoverageMap, timeout: float) -> s
     if not candidates:
         return "import check only (no scenario executes the selected modules, so no canary mutant can run)"
     module, lines = candidates[0]
-    tests = sorted({c for contexts in lines.values() for c in contexts if c})
+    tests = cover.ordered({c for contexts in lines.values() for c in contexts if c})
     copy = workspace.acquire()
     original = (copy / module).read_text(encoding="utf-8")
     try:
         workspace.write_module(copy, module, f"{original}\nraise RuntimeError({CANARY!r})\n")
-        run = workspace.pytest(copy, tests, timeout)
+        run = workspace.pytest(copy, tests, timeout(tests))
     finally:
         workspace.write_module(copy, module, original)
         workspace.release(copy)
@@ -332,11 +388,12 @@ def run_mutants(
     sources: dict[str, str],
     prepared: Sequence[Prepared],
     cover: CoverageMap,
-    timeout: float,
+    timeout: Callable[[list[str]], float],
     jobs: int,
     progress: Callable[[Outcome, int, int], None],
 ) -> list[Outcome]:
-    """Run every mutant against the scenarios covering it, ``jobs`` at a time; results in input order."""
+    """Run every mutant against the scenarios covering it, ``jobs`` at a time; results in input order.
+    ``timeout`` gives the time limit of a run of the given node ids."""
     done = 0
     lock = threading.Lock()
 
@@ -353,25 +410,27 @@ def run_mutants(
 
 
 def _run_one(
-    workspace: Workspace, source: str, item: Prepared, cover: CoverageMap, timeout: float
+    workspace: Workspace,
+    source: str,
+    item: Prepared,
+    cover: CoverageMap,
+    timeout: Callable[[list[str]], float],
 ) -> Outcome:
     mutant = item.mutant
-    selected = cover.selection(mutant)
-    if selected is None:
+    targets = cover.targets(mutant)
+    if targets is None:
         return Outcome(mutant, NOT_COVERED)
-    targets = sorted(selected) if selected else workspace.spec_paths
     copy = workspace.acquire()
     try:
         workspace.write_module(copy, mutant.module, item.text)
-        run = workspace.pytest(copy, targets, timeout)
+        run = workspace.pytest(copy, targets, timeout(targets))
     finally:
         workspace.write_module(copy, mutant.module, source)
         workspace.release(copy)
-    tests = len(selected) if selected else len(cover.tests)
     if run.timed_out:
-        return Outcome(mutant, TIMEOUT, run.seconds, tests)
+        return Outcome(mutant, TIMEOUT, run.seconds, len(targets))
     if run.returncode == 0:
-        return Outcome(mutant, SURVIVED, run.seconds, tests)
+        return Outcome(mutant, SURVIVED, run.seconds, len(targets))
     if run.returncode == 5:
-        return Outcome(mutant, SURVIVED, run.seconds, tests, "no scenario ran")
-    return Outcome(mutant, KILLED, run.seconds, tests, f"exit code {run.returncode}")
+        return Outcome(mutant, SURVIVED, run.seconds, len(targets), "no scenario ran")
+    return Outcome(mutant, KILLED, run.seconds, len(targets), f"exit code {run.returncode}")
