@@ -66,6 +66,8 @@ class WfContext:
     suggestion_event: Mapping[str, Any] | None = None
     registry: Mapping[str, Mapping[str, str]] | None = None
     registry_entry: Mapping[str, str] | None = None
+    call_state: dict[str, Any] | None = None
+    snapshot: tuple[Any, Any] | None = None
 
 
 @pytest.fixture
@@ -170,8 +172,11 @@ def wf_call(ctx: WfContext, **overrides: Any) -> Any:
 def wf_run_call(ctx: WfContext, options: Mapping[str, Any] | None) -> None:
     ctx.call_options = options
     ctx.result, ctx.error = None, None
+    extra: dict[str, Any] = {"options": dict(options)} if options is not None else {}
+    if ctx.call_state is not None:
+        extra["state"] = ctx.call_state
     try:
-        ctx.result = wf_call(ctx, **({"options": dict(options)} if options is not None else {}))
+        ctx.result = wf_call(ctx, **extra)
     except Exception as exc:
         ctx.error = exc
 
@@ -191,14 +196,18 @@ def wf_armed_session(ctx: WfContext) -> None:
     ctx.call_kwargs = {"session_id": ctx.session_id}
 
 
-def wf_hook_session(ctx: WfContext, stage: str = "DEV") -> None:
+def wf_hook_session(ctx: WfContext, stage: str = "DEV", session_id: str | None = None) -> None:
     """A standard workflow whose ``stage`` is being worked on: earlier stages passed, it is active."""
-    wf_init(ctx, "standard")
-    keys = wf_stage_keys(ctx)
+    sid = session_id or ctx.session_id
+    store = ctx.workflow.state
+    store.init(sid, "standard")
+    keys = list((store.read(sid) or {}).get("stages", {}))
+    assert stage in keys, f"a standard workflow should have a stage {stage!r}; it has {keys}"
     for key in keys[: keys.index(stage)]:
-        ctx.workflow.state.set_stage(ctx.session_id, key, status="completed", result="pass")
-    ctx.workflow.state.set_stage(ctx.session_id, stage, status="active")
-    ctx.hook_stage = stage
+        store.set_stage(sid, key, status="completed", result="pass")
+    store.set_stage(sid, stage, status="active")
+    if session_id is None:
+        ctx.hook_stage = stage
 
 
 def wf_stop_event(ctx: WfContext, stage: str, verdict: str, *, agent_prefix: str = "") -> dict[str, Any]:
@@ -619,7 +628,11 @@ def wf_then_transcript_size(wf_ctx: WfContext, size: str) -> None:
 @then(parsers.re(r"不拋出任何例外(?:（靜默降級）)?"))
 def wf_then_no_exception(wf_ctx: WfContext) -> None:
     assert wf_ctx.error is None, f"shouldSuggestCompact should degrade silently, but raised {wf_ctx.error!r}"
-    options = {"options": dict(wf_ctx.call_options)} if wf_ctx.call_options is not None else {}
+    options: dict[str, Any] = (
+        {"options": dict(wf_ctx.call_options)} if wf_ctx.call_options is not None else {}
+    )
+    if wf_ctx.call_state is not None:
+        options["state"] = wf_ctx.call_state
     try:
         again = wf_call(wf_ctx, **options)
     except Exception as exc:
@@ -915,3 +928,181 @@ def wf_then_emit_refused(wf_ctx: WfContext, event_type: str, message: str) -> No
     assert message in str(caught.value), f"the error should say {message!r}, said {str(caught.value)!r}"
     stored = wf_ctx.workflow.timeline.query(wf_ctx.session_id, event_type=event_type)
     assert stored == [], f"an unknown event type should not be written, found {stored}"
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: defects of the original that the spec pins
+# --------------------------------------------------------------------------------------------------------
+
+
+@given(parsers.re(r"workflow state 的 `activeAgents` 仍殘留 `(?P<agent>[\w-]+)` 的紀錄"))
+def wf_given_stale_active_agent(wf_ctx: WfContext, agent: str) -> None:
+    state = copy.deepcopy(wf_state(wf_ctx))
+    state.setdefault("activeAgents", {})[agent] = {"stage": "PLAN", "startedAt": "2026-03-01T06:59:00.000Z"}
+    assert wf_pending(state) == [], f"every stage should be completed, got {wf_pending(state)}"
+    wf_ctx.call_state = state
+
+
+@when("`shouldSuggestCompact` 以該 state 執行")
+def wf_when_call_with_state(wf_ctx: WfContext) -> None:
+    assert wf_ctx.call_state is not None, "a state should have been prepared"
+    wf_run_call(wf_ctx, None)
+
+
+@given(parsers.re(r"timeline 最多保留 (?P<count>\d+) 行（`SYNAPSE_TIMELINE_MAX_LINES=(?P<value>\d+)`）"))
+def wf_given_timeline_bound(monkeypatch: pytest.MonkeyPatch, count: str, value: str) -> None:
+    assert count == value, "the sentence and the setting should name the same bound"
+    monkeypatch.setenv("SYNAPSE_TIMELINE_MAX_LINES", value)
+
+
+@given(parsers.re(r"之後又記錄了 (?P<count>\d+) 筆 `(?P<event_type>[\w:-]+)` 事件"))
+def wf_given_more_events(wf_ctx: WfContext, count: str, event_type: str) -> None:
+    for n in range(int(count)):
+        wf_emit(wf_ctx, event_type, {"tool": "Bash", "error": f"exit status {n + 1}"})
+
+
+def wf_timeline_lines(ctx: WfContext) -> list[str]:
+    path = Path(ctx.workflow.timeline.path(ctx.session_id))
+    return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+@then(parsers.re(r"timeline 檔案不超過 (?P<count>\d+) 行"))
+def wf_then_timeline_bounded(wf_ctx: WfContext, count: str) -> None:
+    lines = wf_timeline_lines(wf_ctx)
+    assert 0 < len(lines) <= int(count), f"the timeline should keep at most {count} lines, has {len(lines)}"
+
+
+@then("timeline 仍保留最後一筆 `session:compact` 事件")
+def wf_then_compact_kept(wf_ctx: WfContext) -> None:
+    latest = wf_ctx.workflow.timeline.latest(wf_ctx.session_id, "session:compact")
+    assert latest is not None, "trimming the timeline should keep the latest session:compact event"
+
+
+@when(parsers.re(r"以帶有 `type: '(?P<value>[^']+)'` 的資料 emit `(?P<event_type>[\w:-]+)`"))
+def wf_when_emit_with_reserved_key(wf_ctx: WfContext, value: str, event_type: str) -> None:
+    wf_ctx.error = None
+    try:
+        wf_ctx.workflow.timeline.emit(wf_ctx.session_id, event_type, {"type": value, "reason": "agent 衝突"})
+    except Exception as exc:  # refusing the data is one correct answer
+        wf_ctx.error = exc
+
+
+def wf_raw_events(ctx: WfContext) -> list[dict[str, Any]]:
+    path = Path(ctx.workflow.timeline.path(ctx.session_id))
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+@then(parsers.re(r"timeline 中不出現 type 為 `(?P<value>[^`]+)` 的事件"))
+def wf_then_type_not_overridden(wf_ctx: WfContext, value: str) -> None:
+    events = wf_raw_events(wf_ctx)
+    assert all(e.get("type") != value for e in events), f"the data must not replace the event type: {events}"
+    if wf_ctx.error is None:
+        assert events, "when emit accepts the data, the event should be recorded under its own type"
+
+
+@then("timeline 中每一筆事件的 `type`、`category`、`label` 都與 registry 一致")
+def wf_then_events_match_registry(wf_ctx: WfContext) -> None:
+    registry = wf_ctx.workflow.timeline_events
+    for event in wf_raw_events(wf_ctx):
+        definition = registry.get(event.get("type", ""))
+        assert definition is not None, f"{event} has a type the registry does not define"
+        assert (event.get("category"), event.get("label")) == (definition["category"], definition["label"]), (
+            f"{event} should carry the registry's category and label {dict(definition)}"
+        )
+
+
+def wf_comparable(result: str, session_id: str) -> list[str]:
+    return [line.replace(session_id, "<sid>") for line in wf_lines(result) if line.strip()]
+
+
+@then("`result` 除了 compact 建議外與 timeline 正常時的 `result` 相同")
+def wf_then_result_as_if_healthy(wf_ctx: WfContext) -> None:
+    assert wf_ctx.hook_stage is not None and wf_ctx.transcript is not None
+    broken = wf_hook_text(wf_ctx)
+    healthy_id = "wf-session-healthy"
+    wf_hook_session(wf_ctx, wf_ctx.hook_stage, session_id=healthy_id)
+    event = {**wf_stop_event(wf_ctx, wf_ctx.hook_stage, "pass"), "session_id": healthy_id}
+    outcome = wf_ctx.workflow.on_stop_command(json.dumps(event, ensure_ascii=False))
+    healthy = json.loads(outcome.stdout)["result"]
+    suggestion = wf_suggestion_line(wf_ctx, healthy)
+    assert suggestion is not None, f"with a healthy timeline the hook should suggest compacting: {healthy!r}"
+    expected = wf_comparable(
+        "\n".join(line for i, line in enumerate(wf_lines(healthy)) if i != suggestion), healthy_id
+    )
+    assert wf_comparable(broken, wf_ctx.session_id) == expected, (
+        f"an unwritable timeline should cost only the suggestion: got {broken!r}, healthy gave {healthy!r}"
+    )
+
+
+@then("日誌記錄 warning：timeline 事件未寫入")
+def wf_then_warning_logged(caplog: pytest.LogCaptureFixture) -> None:
+    warnings = [r for r in caplog.records if r.levelname == "WARNING" and r.name.startswith("synapse")]
+    assert warnings, (
+        "a WARNING from a synapse.* logger should report the timeline events that were not written"
+    )
+
+
+@then(parsers.re(r"(?P<stage>[A-Z][A-Z0-9:-]*) stage 在 workflow state 中為 completed（(?P<verdict>\w+)）"))
+def wf_then_stage_completed(wf_ctx: WfContext, stage: str, verdict: str) -> None:
+    entry = wf_state(wf_ctx)["stages"][stage]
+    assert entry.get("status") == "completed" and entry.get("result") == verdict, (
+        f"{stage} should be completed with {verdict!r}, state has {entry}"
+    )
+
+
+@given(parsers.re(r"一個 standard workflow 的 (?P<stage>[A-Z][A-Z0-9:-]*) stage 正在進行"))
+def wf_given_stage_in_progress(wf_ctx: WfContext, stage: str) -> None:
+    wf_hook_session(wf_ctx, stage)
+    wf_ctx.snapshot = (wf_state(wf_ctx), wf_raw_events(wf_ctx))
+
+
+WF_BAD_INPUTS: dict[str, Callable[[WfContext], str]] = {
+    "空白": lambda ctx: "  \n",
+    "不完整的 JSON": lambda ctx: '{"session_id": "' + ctx.session_id + '", "agent_type": ',
+    "JSON 陣列": lambda ctx: json.dumps([wf_stop_event(ctx, "DEV", "pass")]),
+    "未知 session 的 SubagentStop 事件": lambda ctx: json.dumps(
+        {**wf_stop_event(ctx, "DEV", "pass"), "session_id": "wf-session-unknown"}
+    ),
+    "`ot:grader` 的 SubagentStop 事件": lambda ctx: json.dumps(
+        {**wf_stop_event(ctx, "DEV", "pass"), "agent_type": "ot:grader"}
+    ),
+}
+
+
+@when(parsers.re(r"hook 指令從 stdin 讀到(?P<what>.+)"))
+def wf_when_bad_stdin(wf_ctx: WfContext, what: str) -> None:
+    assert what in WF_BAD_INPUTS, f"the step has no input called {what!r}"
+    wf_ctx.hook_outcome = wf_ctx.workflow.on_stop_command(WF_BAD_INPUTS[what](wf_ctx))
+
+
+def wf_outcome(ctx: WfContext) -> contract.CommandResult:
+    assert ctx.hook_outcome is not None, "the hook command should have run"
+    return ctx.hook_outcome
+
+
+@then('stdout 是 `{"result": ""}` 且結束碼為 0')
+def wf_then_empty_result(wf_ctx: WfContext) -> None:
+    outcome = wf_outcome(wf_ctx)
+    assert outcome.exit_code == 0, f"the hook should exit 0, got {outcome.exit_code}"
+    try:
+        answer = json.loads(outcome.stdout)
+    except json.JSONDecodeError as exc:
+        raise AssertionError(f"stdout should be JSON, got {outcome.stdout!r}") from exc
+    assert answer == {"result": ""}, f'stdout should be {{"result": ""}}, got {outcome.stdout!r}'
+
+
+@then("stderr 說明原因且不含 traceback")
+def wf_then_stderr_reason(wf_ctx: WfContext) -> None:
+    stderr = wf_outcome(wf_ctx).stderr
+    assert stderr.strip(), "stderr should say why the hook had nothing to answer"
+    assert "Traceback" not in stderr, f"stderr should not hold a traceback: {stderr}"
+
+
+@then("workflow state 與 timeline 都沒有改變")
+def wf_then_nothing_changed(wf_ctx: WfContext) -> None:
+    assert wf_ctx.snapshot is not None
+    state, events = wf_ctx.snapshot
+    assert wf_state(wf_ctx) == state, "input the hook cannot place must not change the workflow state"
+    assert wf_raw_events(wf_ctx) == events, "input the hook cannot place must not add timeline events"

@@ -782,11 +782,16 @@ class WorkflowStateStore(Protocol):
 
 
 class WorkflowTimeline(Protocol):
-    """``<root>/sessions/<sessionId>/timeline.jsonl``: append-only, one JSON event per line."""
+    """``<root>/sessions/<sessionId>/timeline.jsonl``: append-only, one JSON event per line.
+
+    The log is bounded: it keeps at most ``SYNAPSE_TIMELINE_MAX_LINES`` lines (read when used; default
+    2000), dropping the oldest, but never the latest ``session:compact`` (the compact cooldown needs it).
+    """
 
     def emit(self, session_id: str, event_type: str, data: Mapping[str, Any] | None = None) -> TimelineEvent:
         """Append an event whose ``category`` and ``label`` come from the registry; an unregistered type
-        raises an exception whose message is ``未知的 timeline 事件類型：<type>``."""
+        raises an exception whose message is ``未知的 timeline 事件類型：<type>``.  ``data`` never replaces
+        ``ts``/``type``/``category``/``label`` (refuse it or keep the registered values)."""
         ...
 
     def query(
@@ -834,8 +839,9 @@ class StagedWorkflow(Protocol):
         """``shouldSuggestCompact``.  ``options`` takes ``thresholdBytes`` (default 5_000_000) and
         ``minStagesSinceCompact`` (default 2).  ``state`` defaults to the session's stored state and is
         what "a pending stage remains" is judged on.  Suggests only when the transcript is strictly larger
-        than the threshold, some stage is not completed, and at least ``minStagesSinceCompact``
-        ``stage:complete`` events follow the latest ``session:compact`` (none: no cooldown).  A missing,
+        than the threshold, some stage is not completed (``activeAgents`` entries do not count), and at
+        least ``minStagesSinceCompact`` ``stage:complete`` events follow the latest ``session:compact``
+        (in file order; none: no cooldown).  A missing,
         empty or unstat-able path, a missing state or a damaged/unreadable timeline gives
         ``{"suggest": False}`` and never raises."""
         ...
@@ -846,7 +852,10 @@ class StagedWorkflow(Protocol):
 
     def on_stop(self, event: Mapping[str, Any]) -> Mapping[str, str]:
         """The SubagentStop hook on a parsed event ``{"session_id", "agent_type" (an ``ot:`` prefix is
-        dropped), "last_assistant_message", "transcript_path"}``; returns ``{"result": text}``.  The verdict
+        dropped), "last_assistant_message", "transcript_path"}``; returns ``{"result": text}``.  Agents map
+        to stages as in the original plugin (planner PLAN, architect ARCH, tester TEST, developer DEV,
+        code-reviewer REVIEW, retrospective RETRO, doc-updater DOCS, ...); the agent's stage is its active
+        key, else its first pending key (``TEST`` before ``TEST:2``).  The verdict
         is read from ``<!-- VERDICT: {"result": "..."} -->`` in the last message.  It completes the agent's
         stage, emits ``agent:complete`` and ``stage:complete``; on pass the text starts with the ``…完成``
         line and, when the compact decision says so, later holds the suggestion (formatted size and

@@ -1,0 +1,60 @@
+@workflow @seed-002 @beyond-seed
+Feature: Strategic Compact — 原實作缺陷的修正
+  The original plugin has defects around the compact suggestion; these scenarios pin the corrected
+  behaviour so that every implementation is held to it.
+
+  @WF-026
+  Scenario: 殘留的 activeAgents 紀錄不算 pending stage — 最後 stage 完成後不建議
+    Given 一個 single workflow，stages 為 [DEV]
+    And DEV 剛完成（verdict: pass）
+    And transcript 檔案大小為 6MB（> 5MB 閾值）
+    And workflow state 的 `activeAgents` 仍殘留 `planner` 的紀錄
+    When `shouldSuggestCompact` 以該 state 執行
+    Then 回傳 `{ suggest: false }`
+    And `suggest` 為 false（最後 stage，workflow 結束，不需要 compact）
+
+  @WF-027
+  Scenario: timeline 修剪時保留最後一筆 session:compact — cooldown 不因修剪而失效
+    Given timeline 最多保留 5 行（`SYNAPSE_TIMELINE_MAX_LINES=5`）
+    And 一個 standard workflow 的 DEV stage 剛完成（verdict: pass）
+    And transcript 檔案大小為 7MB（> 5MB 閾值）
+    And timeline 中有一筆 `session:compact` 事件
+    And 在該事件之後只有 1 個 `stage:complete` 事件（DEV）
+    And 之後又記錄了 8 筆 `tool:failure` 事件
+    When `shouldSuggestCompact` 執行
+    Then timeline 檔案不超過 5 行
+    And timeline 仍保留最後一筆 `session:compact` 事件
+    And 回傳 `{ suggest: false }`
+
+  @WF-028
+  Scenario: 事件資料不能覆寫 timeline 事件的基本欄位
+    Given `registry.js` 的 `timelineEvents` 物件
+    When 以帶有 `type: 'identify-agent-conflict'` 的資料 emit `system:warning`
+    Then timeline 中不出現 type 為 `identify-agent-conflict` 的事件
+    And timeline 中每一筆事件的 `type`、`category`、`label` 都與 registry 一致
+
+  @WF-029
+  Scenario: timeline 無法寫入時 hook 不遺失任何訊息
+    Given 觸發 compact 建議（transcript 為 6.5MB）
+    And timeline 檔案的路徑是一個目錄，讀取時拋出例外
+    When on-stop.js 將建議附加到 `messages` 並輸出 `result`
+    Then `result` 字串中已包含原有的 pass 完成訊息（`'完成'`）
+    And `result` 除了 compact 建議外與 timeline 正常時的 `result` 相同
+    And 日誌記錄 warning：timeline 事件未寫入
+    And DEV stage 在 workflow state 中為 completed（pass）
+
+  @WF-030
+  Scenario Outline: hook 指令遇到無法處理的輸入時回傳空 result — <情形>
+    Given 一個 standard workflow 的 DEV stage 正在進行
+    When hook 指令從 stdin 讀到<輸入>
+    Then stdout 是 `{"result": ""}` 且結束碼為 0
+    And stderr 說明原因且不含 traceback
+    And workflow state 與 timeline 都沒有改變
+
+    Examples:
+      | 情形          | 輸入                 |
+      | 空白輸入        | 空白                 |
+      | 不完整的 JSON   | 不完整的 JSON           |
+      | JSON 不是物件   | JSON 陣列             |
+      | 未知的 session | 未知 session 的 SubagentStop 事件 |
+      | 不屬於任何 stage 的 agent | `ot:grader` 的 SubagentStop 事件 |
