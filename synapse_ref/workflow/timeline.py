@@ -22,7 +22,7 @@ from typing import Any
 
 from filelock import FileLock
 
-from synapse_ref.workflow.paths import WorkflowPaths, atomic_write_text
+from synapse_ref.workflow.paths import WorkflowPaths, atomic_write_bytes
 from synapse_ref.workflow.registry import TIMELINE_EVENTS
 
 Clock = Callable[[], datetime]
@@ -97,8 +97,12 @@ class Timeline:
         path = self.path(session_id)
         path.parent.mkdir(parents=True, exist_ok=True)
         with FileLock(str(path.parent / "timeline.jsonl.lock")):
-            with path.open("a", encoding="utf-8") as handle:
-                handle.write(line)
+            with path.open("a+b") as handle:
+                if handle.seek(0, os.SEEK_END) > 0:
+                    handle.seek(-1, os.SEEK_END)
+                    if handle.read(1) != b"\n":
+                        line = "\n" + line  # a torn last line must not swallow this event
+                handle.write(line.encode("utf-8"))
                 handle.flush()
                 os.fsync(handle.fileno())
             self._trim(path)
@@ -108,9 +112,15 @@ class Timeline:
         """Every event in file order.  A missing log is empty; other read errors propagate."""
         path = self.path(session_id)
         try:
-            text = path.read_text(encoding="utf-8")
+            raw = path.read_bytes()
         except FileNotFoundError:
             return []
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if strict:
+                raise TimelineCorruptError(f"{path}: not UTF-8 text") from exc
+            text = raw.decode("utf-8", errors="replace")
         found: list[TimelineEvent] = []
         for number, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
@@ -153,13 +163,13 @@ class Timeline:
         raw = path.read_bytes()
         if raw.count(b"\n") <= max_lines:
             return
-        lines = raw.decode("utf-8", errors="replace").splitlines(keepends=True)
+        lines = raw.splitlines(keepends=True)
         kept = lines[-max_lines:]
         dropped = lines[:-max_lines]
         last_compact = next((ln for ln in reversed(dropped) if _type_of(ln) == "session:compact"), None)
         if last_compact is not None and not any(_type_of(ln) == "session:compact" for ln in kept):
-            kept = [last_compact, *kept[1:]] if len(kept) >= max_lines else [last_compact, *kept]
-        atomic_write_text(path, "".join(kept))
+            kept = [last_compact, *kept[1:]]
+        atomic_write_bytes(path, b"".join(kept))
 
 
 def _parse(line: str) -> TimelineEvent | None:
@@ -172,6 +182,6 @@ def _parse(line: str) -> TimelineEvent | None:
     return event
 
 
-def _type_of(line: str) -> str | None:
-    event = _parse(line)
+def _type_of(line: bytes) -> str | None:
+    event = _parse(line.decode("utf-8", errors="replace"))
     return event["type"] if event is not None else None
