@@ -52,9 +52,12 @@ def default_token_counter() -> TokenCounter:
         return ApproximateTokenCounter()
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def message_json(message: Mapping[str, Any]) -> str:
     """The text a message is counted as (``JSON.stringify`` shape: compact, non-ASCII kept)."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODER.encode(message)
 
 
 def count_message_tokens(messages: Iterable[Mapping[str, Any]], counter: TokenCounter) -> int:
