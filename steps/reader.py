@@ -64,7 +64,7 @@ class ReaderContext:
     bytes_read: int | None = None
     bytes_measure: str = ""
 
-    def call(self, what: str, action: Callable[[], Any]) -> Any:
+    def call(self, action: Callable[[], Any]) -> Any:
         """Run one reader call, keeping its exception and the warnings it logged for the Then steps."""
         start = len(self.caplog.records)
         try:
@@ -118,7 +118,7 @@ def _read_turns(ctx: ReaderContext) -> list[contract.ConversationTurn]:
     """Turns for compact/summarize scenarios, built by the implementation from the scenario's file."""
     path = ctx.write() if ctx.lines else ctx.path
     assert path is not None
-    ctx.turns = ctx.call("read", lambda: ctx.reader.read(str(path)))
+    ctx.turns = ctx.call(lambda: ctx.reader.read(str(path)))
     return ctx.result_turns(f"read({path.name})")
 
 
@@ -181,7 +181,7 @@ def reader_fixture_file(reader_ctx: ReaderContext, name: str) -> None:
 def reader_call_read(reader_ctx: ReaderContext) -> None:
     path = reader_ctx.path
     assert path is not None
-    reader_ctx.turns = reader_ctx.call("read", lambda: reader_ctx.reader.read(str(path)))
+    reader_ctx.turns = reader_ctx.call(lambda: reader_ctx.reader.read(str(path)))
 
 
 @then("返回应为 `[]`")
@@ -245,9 +245,7 @@ def reader_call_truncated_literal(reader_ctx: ReaderContext, mocker: MockerFixtu
     assert path is not None
     spies = _spy_opens(mocker)
     try:
-        reader_ctx.turns = reader_ctx.call(
-            "read_truncated", lambda: reader_ctx.reader.read_truncated(str(path), max_chars)
-        )
+        reader_ctx.turns = reader_ctx.call(lambda: reader_ctx.reader.read_truncated(str(path), max_chars))
     finally:
         for spy in spies:
             mocker.stop(spy)
@@ -319,9 +317,7 @@ def reader_cut_line_start(reader_ctx: ReaderContext, line_number: int) -> None:
 def reader_call_truncated(reader_ctx: ReaderContext) -> None:
     path, max_chars = reader_ctx.path, reader_ctx.max_chars
     assert path is not None and max_chars is not None
-    reader_ctx.turns = reader_ctx.call(
-        "read_truncated", lambda: reader_ctx.reader.read_truncated(str(path), max_chars)
-    )
+    reader_ctx.turns = reader_ctx.call(lambda: reader_ctx.reader.read_truncated(str(path), max_chars))
 
 
 @then("结果首行应从下一个完整换行开始")
@@ -400,12 +396,10 @@ def reader_call_read_or_truncated(reader_ctx: ReaderContext) -> None:
     path, max_chars = reader_ctx.path, reader_ctx.max_chars
     assert path is not None
     if reader_ctx.method == "read":
-        reader_ctx.turns = reader_ctx.call("read", lambda: reader_ctx.reader.read(str(path)))
+        reader_ctx.turns = reader_ctx.call(lambda: reader_ctx.reader.read(str(path)))
     else:
         assert max_chars is not None
-        reader_ctx.turns = reader_ctx.call(
-            "read_truncated", lambda: reader_ctx.reader.read_truncated(str(path), max_chars)
-        )
+        reader_ctx.turns = reader_ctx.call(lambda: reader_ctx.reader.read_truncated(str(path), max_chars))
 
 
 @then("非法行应被忽略")
@@ -472,7 +466,7 @@ def reader_unknown_role_lines(reader_ctx: ReaderContext, docstring: str) -> None
 def reader_parse_file(reader_ctx: ReaderContext) -> None:
     path = reader_ctx.path
     assert path is not None
-    reader_ctx.turns = reader_ctx.call("read", lambda: reader_ctx.reader.read(str(path)))
+    reader_ctx.turns = reader_ctx.call(lambda: reader_ctx.reader.read(str(path)))
 
 
 def _single_turn(reader_ctx: ReaderContext) -> tuple[contract.ConversationTurn, dict[str, Any]]:
@@ -562,7 +556,7 @@ def reader_turns_from_lines(reader_ctx: ReaderContext, docstring: str) -> None:
 @when("执行结果截断")
 def reader_call_compact(reader_ctx: ReaderContext) -> None:
     turns = reader_ctx.result_turns("read") if reader_ctx.turns is not None else _read_turns(reader_ctx)
-    reader_ctx.text = reader_ctx.call("compact", lambda: reader_ctx.reader.compact(turns))
+    reader_ctx.text = reader_ctx.call(lambda: reader_ctx.reader.compact(turns))
 
 
 @then("输出应保留上述标签顺序")
@@ -716,7 +710,7 @@ def reader_compact_max(reader_ctx: ReaderContext, max_chars: int) -> None:
 def reader_call_compact_max(reader_ctx: ReaderContext) -> None:
     turns, max_chars = reader_ctx.result_turns("read"), reader_ctx.max_chars
     assert max_chars is not None
-    reader_ctx.text = reader_ctx.call("compact", lambda: reader_ctx.reader.compact(turns, max_chars))
+    reader_ctx.text = reader_ctx.call(lambda: reader_ctx.reader.compact(turns, max_chars))
 
 
 @when(parsers.parse("以 `maxChars={max_chars:d}` 调用 `compact(turns, maxChars)`"))
@@ -774,7 +768,7 @@ def reader_tool_turns(reader_ctx: ReaderContext, docstring: str) -> None:
 @when("调用 `extractToolSequence(turns)`")
 def reader_call_sequence(reader_ctx: ReaderContext) -> None:
     turns = reader_ctx.result_turns("read")
-    result = reader_ctx.call("extract_tool_sequence", lambda: reader_ctx.reader.extract_tool_sequence(turns))
+    result = reader_ctx.call(lambda: reader_ctx.reader.extract_tool_sequence(turns))
     assert reader_ctx.error is None, f"extractToolSequence raised {reader_ctx.error!r}"
     reader_ctx.sequence = list(result)
 
@@ -807,7 +801,7 @@ def reader_sequence_keeps_repeats(reader_ctx: ReaderContext) -> None:
 @when("调用 `summarize(turns)`")
 def reader_call_summarize(reader_ctx: ReaderContext) -> None:
     turns = reader_ctx.result_turns("read")
-    reader_ctx.summary = reader_ctx.call("summarize", lambda: reader_ctx.reader.summarize(turns))
+    reader_ctx.summary = reader_ctx.call(lambda: reader_ctx.reader.summarize(turns))
     assert reader_ctx.error is None, f"summarize raised {reader_ctx.error!r}"
 
 
@@ -864,7 +858,7 @@ def reader_summarize_each_setting(reader_ctx: ReaderContext, monkeypatch: pytest
             monkeypatch.delenv("SYNAPSE_CHARS_PER_TOKEN", raising=False)
         else:
             monkeypatch.setenv("SYNAPSE_CHARS_PER_TOKEN", value)
-        summary = reader_ctx.call("summarize", lambda: reader_ctx.reader.summarize(turns))
+        summary = reader_ctx.call(lambda: reader_ctx.reader.summarize(turns))
         setting = "unset" if value is None else repr(value)
         assert reader_ctx.error is None, (
             f"summarize with SYNAPSE_CHARS_PER_TOKEN={setting} raised {reader_ctx.error!r}"
@@ -988,17 +982,13 @@ def reader_call_truncated_measured(reader_ctx: ReaderContext, max_chars: int) ->
         # No per-process I/O counter here: bound the memory the call allocates instead.
         tracemalloc.start()
         try:
-            reader_ctx.turns = reader_ctx.call(
-                "read_truncated", lambda: reader_ctx.reader.read_truncated(str(path), max_chars)
-            )
+            reader_ctx.turns = reader_ctx.call(lambda: reader_ctx.reader.read_truncated(str(path), max_chars))
             reader_ctx.bytes_read = tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()
         reader_ctx.bytes_measure = "peak memory allocated"
     else:
-        reader_ctx.turns = reader_ctx.call(
-            "read_truncated", lambda: reader_ctx.reader.read_truncated(str(path), max_chars)
-        )
+        reader_ctx.turns = reader_ctx.call(lambda: reader_ctx.reader.read_truncated(str(path), max_chars))
         after = _bytes_read_so_far()
         assert after is not None
         reader_ctx.bytes_read = after - before
