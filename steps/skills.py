@@ -67,7 +67,10 @@ def _rows(datatable: list[list[str]]) -> list[dict[str, str]]:
 
 
 def _has_option(text: str, option: str) -> bool:
-    return re.search(re.escape(option) + r"(?![\w:-])", text) is not None
+    """Whether ``--opt=value`` is offered, alone or as one item of a comma-separated ``--opt=a,value``."""
+    name, _, value = option.partition("=")
+    pattern = rf"{re.escape(name)}=(?:[\w.:-]+,)*{re.escape(value)}(?![\w:-])"
+    return re.search(pattern, text) is not None
 
 
 # --------------------------------------------------------------------------------------------------------
