@@ -32,7 +32,7 @@ Feature: Session 索引一致性（超出种子的修正）
     And 应记录 warning 指出备份文件的位置
 
   @SES-014
-  Scenario Outline: 费用按 `SYNAPSE_HOME` 下的 `pricing.json` 计算 — <case>
+  Scenario Outline: 费用按 `SYNAPSE_HOME` 下的 `pricing.json` 计算
     Given `SYNAPSE_HOME` 指向一个目录，其中 `pricing.json` 为 <pricing>
     And 会话模型为 `claude-sonnet-4-20250514`
     When 会话记录一轮 usage

@@ -20,7 +20,7 @@ Feature: Session 容错与数据健壮性
       | assistant | 第二条 |
 
   @SES-008
-  Scenario Outline: `Session.list` 在索引损坏时返回空数组 — <case>
+  Scenario Outline: `Session.list` 在索引损坏时返回空数组
     Given `sessions.json` 非法或 schema 不匹配
       | index   |
       | <index> |
@@ -37,7 +37,7 @@ Feature: Session 容错与数据健壮性
       | 条目缺少 id        | entry_missing_id.json   |
 
   @SES-009
-  Scenario Outline: `Session.find` 在索引损坏时返回 null — <case>
+  Scenario Outline: `Session.find` 在索引损坏时返回 null
     Given `sessions.json` 非法或不可读
       | index   |
       | <index> |
@@ -54,7 +54,7 @@ Feature: Session 容错与数据健壮性
       | 不可读（是一个目录） | (directory)             |
 
   @SES-010
-  Scenario Outline: `Session.continue` 在无会话时返回 null — <case>
+  Scenario Outline: `Session.continue` 在无会话时返回 null
     Given 会话索引为空
       | index   |
       | <index> |

@@ -14,7 +14,7 @@ Feature: Session Usage 统计稳定性
       """
 
   @SES-002
-  Scenario Outline: 未配置定价时 cost 输出为 N/A — <pricing>
+  Scenario Outline: 未配置定价时 cost 输出为 N/A
     Given 模型无 pricing 配置且已有 usage round
       | model         | inputOther | output | inputCacheRead | inputCacheCreation |
       | unknown-model | 100        | 50     | 300            | 100                |
@@ -32,7 +32,7 @@ Feature: Session Usage 统计稳定性
       | 只含其他模型价格的定价表 |
 
   @SES-003
-  Scenario Outline: usage rounds 超过上限时仅保留最近 N 轮 — <setting>
+  Scenario Outline: usage rounds 超过上限时仅保留最近 N 轮
     Given `SYNAPSE_MAX_ROUNDS_KEPT` 为 <setting>
     And 连续累积超过 `MAX_ROUNDS_KEPT` 的 usage 轮次
       | 轮次     | output | inputCacheRead | inputCacheCreation |

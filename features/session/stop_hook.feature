@@ -40,7 +40,7 @@ Feature: Stop Hook 执行器
     And 每个 hook 都应只被调用一次，并收到 sessionId、cwd、messages 与 finalResponse
 
   @HOOK-003
-  Scenario Outline: hooks 返回空消息时保持原响应 — <kind>
+  Scenario Outline: hooks 返回空消息时保持原响应
     Given hook 返回空或全空白 message
       | name   | result |
       | first  | <kind> |
@@ -60,7 +60,7 @@ Feature: Stop Hook 执行器
       | 无返回值        |
 
   @HOOK-004
-  Scenario Outline: onProgress 回调异常不应中断主流程 — <how>
+  Scenario Outline: onProgress 回调异常不应中断主流程
     Given onMessagePart 回调抛出异常
       | 抛出方式 | <how> |
     And 注册表中有一个先报告进度再返回消息的 stop hook
