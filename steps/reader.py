@@ -288,7 +288,7 @@ def reader_no_trailing_newline(reader_ctx: ReaderContext) -> None:
 def _cut_at(reader_ctx: ReaderContext, line_number: int, offset_in_line: int) -> int:
     """Choose ``maxChars`` so that the window starts ``offset_in_line`` characters into the line."""
     lines = reader_ctx.lines
-    assert 1 <= line_number < len(lines), "the cut must leave at least one complete line after it"
+    assert 1 <= line_number <= len(lines), f"the file has no line {line_number}"
     text = reader_ctx.file_text()
     start_of_line = sum(len(line) + 1 for line in lines[: line_number - 1])
     cut = start_of_line + offset_in_line
@@ -325,10 +325,10 @@ def reader_first_complete_line(reader_ctx: ReaderContext) -> None:
     what = f"readTruncated(filePath, {reader_ctx.max_chars})"
     ids = [t.id for t in reader_ctx.result_turns(what)]
     expected = reader_ctx.expected_ids
+    first = repr(expected[0]) if expected else "none: the window holds no complete line"
     assert ids[:1] == expected[:1], (
-        f"{what} starts its window in line {reader_ctx.cut_line}; the first turn must be the first complete "
-        "line "
-        f"of the window ({expected[0]!r}), got turn ids {ids}"
+        f"{what} starts its window inside line {reader_ctx.cut_line}; the first turn must come from the "
+        f"first complete line of the window ({first}), got turn ids {ids}"
     )
     assert ids == expected, (
         f"{what} must return every complete line of the window in order: {expected}, got {ids}"

@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FAILING_TITLES = (
     "Scenario: `readTruncated` 从尾部截断后应对齐到完整行边界 FAILED",
     "Scenario: `readTruncated` 从尾部截断后应对齐到完整行边界 — 截断点落在中文多字节字符之间 FAILED",
+    "Scenario: `readTruncated` 从尾部截断后应对齐到完整行边界 — 窗口内没有完整行时返回空结果 FAILED",
 )
 BROKEN_EXPECTATION = "parsed a half JSON line"
 

@@ -68,6 +68,18 @@ Feature: ConversationReader 文件读取与截断
     Then 结果首行应从下一个完整换行开始
     And 不应出现半截 JSON 行
 
+  @RDR-027
+  Scenario: `readTruncated` 从尾部截断后应对齐到完整行边界 — 窗口内没有完整行时返回空结果
+    Given 原文件长度超过 `maxChars` 且截断点位于行中间
+      """
+      {"id":"msg-1","role":"user","content":"Help me analyze error.log"}
+      {"id":"msg-2","role":"assistant","content":"I will help you analyze the log file and list every ERROR entry with its timestamp."}
+      """
+    And 截断点落在第 2 行的正中间
+    When 执行 `readTruncated`
+    Then 结果首行应从下一个完整换行开始
+    And 不应出现半截 JSON 行
+
   @RDR-007
   Scenario Outline: JSONL 含损坏行时应跳过坏行继续解析
     # The file is fixtures/sessions/corrupt_lines.jsonl: three valid lines between an unterminated string,
