@@ -223,7 +223,7 @@ class ConversationReader(Protocol):
     Lines are Anthropic-style ``{"id"?, "timestamp"?, "role", "content": str | [block]}`` with ``text``,
     ``tool_use`` and ``tool_result`` blocks, or the agent's own session lines (``toolCalls`` with JSON-text
     ``arguments``, ``role: "tool"`` results with ``toolCallId``).  Roles other than user/assistant are
-    dropped; a line that is not a JSON object is skipped (a warning is logged).
+    dropped; a line that is not a JSON object is skipped and reading goes on.
 
     ``SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT`` (default 200) and ``SYNAPSE_CHARS_PER_TOKEN`` (default 4) are
     read on every use; a missing, non-numeric or non-positive value means the default.
