@@ -1,8 +1,9 @@
 @reader @seed-003 @beyond-seed
 Feature: ConversationReader 的读取成本与配置容错
-  Fixes of the original's flaws: reading the tail of a large session must not read the whole file, a
-  broken numeric setting must not turn every estimate into Infinity or a negative number, and a compact
-  text cut to `maxChars` must not start with the blank line that separated two blocks.
+  Fixes of the original's flaws: reading the tail of a large session must not read the whole file, the
+  numeric settings are read when used (the original read them once at import) and a broken one must not
+  turn every estimate into Infinity or a negative number, and a compact text cut to `maxChars` must not
+  start with the blank line that separated two blocks.
 
   @RDR-022
   Scenario: 读取大文件尾部时不应读取整个文件
