@@ -4,7 +4,7 @@ Feature: AgentRunner 保护机制
   模型是脚本化替身（多排一轮回复，用来证明 runner 没有继续调用）；工具集是记录调用的替身。
 
   @AGT-007
-  Scenario Outline: 连续工具失败达到阈值后主动停止 — <阈值来源>
+  Scenario Outline: 连续工具失败达到阈值后主动停止
     Given 工具连续失败次数达到 `maxConsecutiveToolFailures`
     And `SYNAPSE_MAX_CONSECUTIVE_TOOL_FAILURES` 为 "<环境变量>"，阈值应为 <阈值>
     When 执行 `runner.run(...)`
@@ -17,7 +17,7 @@ Feature: AgentRunner 保护机制
       | 环境变量 | 2        | 2    |
 
   @AGT-008
-  Scenario Outline: 工具迭代达到上限后停止并返回指引 — <上限来源>
+  Scenario Outline: 工具迭代达到上限后停止并返回指引
     Given 运行过程中持续存在工具调用且超过 `maxIterations`
     And `SYNAPSE_MAX_TOOL_ITERATIONS` 为 "<环境变量>"，上限应为 <上限>
     When 执行 `runner.run(...)`
@@ -47,7 +47,7 @@ Feature: AgentRunner 保护机制
     And 返回包含 Hook 追加后的结果
 
   @AGT-011
-  Scenario Outline: Stop Hook 仅在正常完成时执行 — <结束方式>时不执行
+  Scenario Outline: Stop Hook 仅在正常完成时执行 — 未正常完成时不执行
     Given `stopHookExecutor.shouldExecute()` 为 true
     And 本次运行将以<结束方式>结束
     When 执行 `runner.run(...)`

@@ -67,7 +67,7 @@ Feature: 沙箱授权交互闭环
     And 之后不应再有 pending 权限请求
 
   @AGT-006
-  Scenario Outline: 无 pending 权限时 resolve 应报错 — <情形>
+  Scenario Outline: 无 pending 权限时 resolve 应报错
     Given <情形>
     And 当前没有待处理的 permission 请求
     When 调用 `resolveSandboxPermission('allow_once')`

@@ -20,7 +20,7 @@ Feature: 工具协议历史清洗
     And 后续请求可正常完成
 
   @AGT-014
-  Scenario Outline: tool arguments 非法 JSON 时整段工具序列被清理 — <情形>
+  Scenario Outline: tool arguments 非法 JSON 时整段工具序列被清理
     Given assistant toolCall.arguments 不是合法对象 JSON 字符串
     And 该 toolCall.arguments 为 `<arguments>`
     When 执行 sanitizer
