@@ -581,6 +581,37 @@ def agent_no_next_round(agent_world: AgentWorld) -> None:
     assert handled == limit, f"only the {limit} failing tool calls should run, the toolset ran {handled}"
 
 
+@given("工具调用依次返回:")
+def agent_tool_sequence(agent_world: AgentWorld, datatable: list[list[str]]) -> None:
+    outcomes: dict[str, Callable[[Mapping[str, Any]], _ToolResult]] = {
+        "失败": lambda call: _countable_failure(),
+        "成功": lambda call: _ok(),
+    }
+    for _, outcome in datatable[1:]:
+        agent_world.llm.reply_tool_calls([{"name": "Bash", "arguments": {"command": FAILING_COMMAND}}])
+        agent_world.tool_results.append(outcomes[outcome])
+
+
+@given(parsers.parse('第 {turn:d} 轮模型直接回复 "{text}"'))
+def agent_final_reply(agent_world: AgentWorld, turn: int, text: str) -> None:
+    assert agent_world.llm.pending == turn - 1, f"setting up: {turn - 1} tool rounds should come first"
+    agent_world.llm.reply_text(text)
+
+
+@then(parsers.parse('run 应返回 "{text}"'))
+def agent_run_returned_text(agent_world: AgentWorld, text: str) -> None:
+    actual = _run_text(agent_world)
+    assert actual == text, (
+        f"failures separated by a success are not consecutive; run() should return {text!r}, got {actual!r}"
+    )
+
+
+@then(parsers.parse("模型应被调用 {count:d} 次"))
+def agent_model_called(agent_world: AgentWorld, count: int) -> None:
+    calls = len(agent_world.llm.calls)
+    assert calls == count, f"the model should be called {count} times, got {calls}"
+
+
 @given("运行过程中持续存在工具调用且超过 `maxIterations`")
 def agent_endless_tool_calls(agent_world: AgentWorld) -> None:
     agent_world.script_tool_rounds(53, "ls")

@@ -16,6 +16,21 @@ Feature: AgentRunner 保护机制
       | 默认值   |          | 3    |
       | 环境变量 | 2        | 2    |
 
+  @AGT-017
+  Scenario: 连续工具失败达到阈值后主动停止 — 中间有一轮成功时重新计数
+    Given 工具调用依次返回:
+      | 轮次 | 结果 |
+      | 1    | 失败 |
+      | 2    | 失败 |
+      | 3    | 成功 |
+      | 4    | 失败 |
+      | 5    | 失败 |
+    And 第 6 轮模型直接回复 "修复完成"
+    And `SYNAPSE_MAX_CONSECUTIVE_TOOL_FAILURES` 为 ""，阈值应为 3
+    When 执行 `runner.run(...)`
+    Then run 应返回 "修复完成"
+    And 模型应被调用 6 次
+
   @AGT-008
   Scenario Outline: 工具迭代达到上限后停止并返回指引
     Given 运行过程中持续存在工具调用且超过 `maxIterations`
