@@ -6,7 +6,6 @@ import errno
 import json
 import logging
 import os
-import resource
 import shutil
 import signal
 import threading
@@ -347,6 +346,8 @@ def ses_given_disk_full(ses_world: SesWorld) -> None:
 
 @when("调用 `rewriteHistory`")
 def ses_when_rewrite(ses_world: SesWorld) -> None:
+    import resource  # POSIX only; imported here so the other steps load on any platform
+
     session = ses_world.session
     new_history = ses_world.snapshot["new_history"]
     soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)

@@ -539,9 +539,10 @@ class StopHookRegistry(Protocol):
 
 
 class StopHookExecutor(Protocol):
-    """Runs stop hooks at the end of a run and appends their messages after the marker:
-    ``f"{final}{chr(10) * 2 if final else ''}[StopHook]\\n" + "\\n\\n".join(messages)``.  Disabled, it
-    neither loads (``init`` does not call the loader) nor runs hooks, even when called directly."""
+    """Runs stop hooks at the end of a run and appends their non-blank messages after the marker: the
+    final response, a blank line (only when the response is not empty), ``[StopHook]``, a newline, then
+    the messages joined by blank lines.  Disabled, it neither loads (``init`` does not call the loader)
+    nor runs hooks, even when ``execute_and_append`` is called directly."""
 
     def should_execute(self) -> bool: ...
 

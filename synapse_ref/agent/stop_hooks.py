@@ -78,7 +78,7 @@ class StopHookRegistry:
         self._hooks: dict[str, StopHook] = {}
 
     def register(self, name: str, hook: StopHook) -> None:
-        self._hooks.pop(name, None)
+        # Like a JavaScript Map: a replaced hook keeps its place in the execution order.
         self._hooks[name] = hook
 
     def unregister(self, name: str) -> None:

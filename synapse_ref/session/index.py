@@ -106,11 +106,11 @@ class SessionIndex:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return {"version": INDEX_VERSION, "sessions": [], "updatedAt": iso_timestamp(self._clock())}
-        except OSError as exc:
+        except (OSError, UnicodeDecodeError) as exc:
             raise IndexCorruptError(f"cannot read index: {exc}") from exc
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, RecursionError) as exc:
             raise IndexCorruptError(f"invalid JSON: {exc}") from exc
         return validate_index(data)
 

@@ -19,8 +19,13 @@ SessionUsage = dict[str, Any]
 
 
 def max_rounds_kept() -> int:
-    """``SYNAPSE_MAX_ROUNDS_KEPT`` (default 50), read at use so a setting change applies at once."""
-    return env_int("SYNAPSE_MAX_ROUNDS_KEPT", DEFAULT_MAX_ROUNDS_KEPT)
+    """``SYNAPSE_MAX_ROUNDS_KEPT`` (default 50), read at use so a setting change applies at once.
+
+    Zero or a negative value falls back to the default: keeping no rounds at all would make an unpriced
+    session indistinguishable from an empty one (``$0.00`` instead of ``N/A``).
+    """
+    value = env_int("SYNAPSE_MAX_ROUNDS_KEPT", DEFAULT_MAX_ROUNDS_KEPT)
+    return value if value > 0 else DEFAULT_MAX_ROUNDS_KEPT
 
 
 def __getattr__(name: str) -> int:
@@ -58,7 +63,7 @@ def accumulate_usage(
     """
     limit = max_rounds_kept() if max_rounds is None else max_rounds
     result: SessionUsage = copy.deepcopy(dict(usage))
-    entry = {key: int(round_usage.get(key, 0)) for key in ROUND_KEYS}
+    entry = {key: int(round_usage.get(key) or 0) for key in ROUND_KEYS}
     for total, key in zip(TOTAL_KEYS, ROUND_KEYS, strict=True):
         result[total] = int(result.get(total, 0)) + entry[key]
     rounds = [*result.get("rounds", []), entry]
