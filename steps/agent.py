@@ -979,6 +979,26 @@ def agent_orphan_tool_message(agent_world: AgentWorld) -> None:
     agent_world.removed = lambda m: m.get("toolCallId") == "orphan-call"
 
 
+@given(parsers.re(r"^模型首轮输出的 toolCall\.arguments 为 `(?P<arguments>[^`]*)`$"))
+def agent_model_emits_malformed(agent_world: AgentWorld, arguments: str) -> None:
+    assert not _is_object_json(arguments), f"setting up: {arguments!r} should not be an object JSON string"
+    agent_world.llm.reply_tool_calls([{"id": "bad-call-1", "name": "Bash", "arguments": arguments}])
+
+
+@given(parsers.parse('模型随后回复 "{text}"'))
+def agent_model_then_replies(agent_world: AgentWorld, text: str) -> None:
+    agent_world.llm.reply_text(text)
+
+
+@then("runner 的历史中不应再有该 assistant/tool 序列")
+def agent_malformed_round_gone(agent_world: AgentWorld) -> None:
+    assert _run_text(agent_world) == "Recovered response", "the run should complete after the malformed round"
+    history = agent_world.runner().history
+    left = [m for m in history if "bad-call-1" in _tool_call_ids(m) or m.get("toolCallId") == "bad-call-1"]
+    assert not left, f"the malformed tool round should be removed from the history: {left}"
+    assert history[-1] == _text("assistant", "Recovered response"), "the final answer should end the history"
+
+
 @when("执行 sanitizer")
 def agent_execute_sanitizer(agent_world: AgentWorld) -> None:
     seed = copy.deepcopy(agent_world.seed_history)

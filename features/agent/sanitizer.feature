@@ -40,3 +40,11 @@ Feature: 工具协议历史清洗
     Given 历史中出现没有上游 assistant toolCall 对应的 tool 消息
     When 执行 sanitizer
     Then 该孤立 tool 消息应被删除
+
+  @AGT-018
+  Scenario: tool arguments 非法 JSON 时整段工具序列被清理 — 模型在运行中输出畸形参数
+    Given 模型首轮输出的 toolCall.arguments 为 `{"command":"echo "oops""}`
+    And 模型随后回复 "Recovered response"
+    When 执行 `runner.run(...)`
+    Then 不应向上游模型回放畸形协议
+    And runner 的历史中不应再有该 assistant/tool 序列
