@@ -250,7 +250,9 @@ class AgentRunner:
         """Compact now (``/compact``): no cooldown, no offload first; persisted and announced on success."""
         self._ensure_loaded()
         if self._session is None:
-            tokens = 0
+            from synapse_ref.context.token_counter import count_message_tokens, default_token_counter
+
+            tokens = count_message_tokens(self._history, default_token_counter())
             return CompactResult(list(self._history), tokens, tokens, 0, len(self._history), [], True)
         result = await self._get_orchestrator().force_compact(list(self._history), self._session.offload_dir)
         if result.success:
