@@ -722,6 +722,38 @@ def ses_when_concurrent_creates(
     ses_world.snapshot["ids"] = set(ids)
 
 
+@when(parsers.parse("{procs:d} 个进程同时各创建 {each:d} 个会话"))
+def ses_when_process_creates(synapse: Implementation, ses_world: SesWorld, procs: int, each: int) -> None:
+    import multiprocessing  # fork (POSIX) lets each child use this scenario's implementation as is
+
+    context = multiprocessing.get_context("fork")
+    barrier = context.Barrier(procs)
+    results: Any = context.Queue()
+
+    def worker() -> None:
+        try:
+            barrier.wait(timeout=30)
+            ids = [
+                synapse.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING).id
+                for _ in range(each)
+            ]
+            results.put(("ok", ids))
+        except BaseException as exc:
+            results.put(("error", repr(exc)))
+
+    workers = [context.Process(target=worker) for _ in range(procs)]
+    for process in workers:
+        process.start()
+    outcomes = [results.get(timeout=120) for _ in workers]
+    for process in workers:
+        process.join(timeout=30)
+    errors = [detail for status, detail in outcomes if status != "ok"]
+    assert not errors, f"creating sessions from several processes raised: {errors!r}"
+    ids = {session_id for status, detail in outcomes if status == "ok" for session_id in detail}
+    assert len(ids) == procs * each, f"expected {procs * each} distinct session ids, got {len(ids)}"
+    ses_world.snapshot["ids"] = ids
+
+
 @then(parsers.parse("`Session.list()` 应列出全部 {count:d} 个会话"))
 def ses_then_all_listed(synapse: Implementation, ses_world: SesWorld, count: int) -> None:
     listed = [e.get("id") for e in synapse.list_sessions(ses_world.sessions_dir)]
@@ -982,6 +1014,45 @@ def hook_then_context(hook_world: HookWorld) -> None:
         assert context.cwd == hook_world.cwd, f"{name}: cwd should be {hook_world.cwd!r}, got {context.cwd!r}"
         assert list(context.messages) == hook_world.messages, f"{name}: messages should be the run's history"
         assert context.final_response == hook_world.final, f"{name}: finalResponse {context.final_response!r}"
+
+
+@given("注册表中依次注册了以下 stop hooks")
+def hook_given_registered_behaviours(
+    synapse: Implementation, hook_world: HookWorld, datatable: list[list[str]]
+) -> None:
+    _hook_executor(synapse, hook_world, enabled=True)
+    hook_world.executor.init()
+    for row in _table(datatable):
+        behaviour = row["behaviour"]
+        if behaviour.startswith("返回 "):
+            _register_hook(hook_world, row["name"], {"message": json.loads(behaviour[len("返回 ") :])})
+        elif behaviour.startswith("抛出 RuntimeError("):
+            text = json.loads(behaviour[len("抛出 RuntimeError(") : -1])
+            _register_failing_hook(hook_world, row["name"], RuntimeError(text))
+        else:
+            raise AssertionError(f"unknown hook behaviour {behaviour!r}")
+
+
+def _register_failing_hook(world: HookWorld, name: str, error: Exception) -> None:
+    world.hook_calls[name] = []
+
+    async def hook(context: Any) -> Any:
+        world.hook_calls[name].append(context)
+        raise error
+
+    world.registry.register(name, hook)
+
+
+@then(parsers.parse("应记录一条指出 hook `{name}` 执行失败的日志"))
+def hook_then_failure_logged(hook_world: HookWorld, caplog: pytest.LogCaptureFixture, name: str) -> None:
+    assert hook_world.error is None, f"a failing hook must not fail the call, got {hook_world.error!r}"
+    assert len(hook_world.hook_calls[name]) == 1, f"hook {name!r} should have been run once"
+    logged = [
+        r.getMessage()
+        for r in caplog.records
+        if r.levelno >= logging.WARNING and r.name.startswith("synapse") and name in r.getMessage()
+    ]
+    assert logged, f"the failure of hook {name!r} should be logged (WARNING or above, synapse.*) naming it"
 
 
 BLANK_RESULTS: dict[str, Any] = {

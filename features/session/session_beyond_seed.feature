@@ -47,3 +47,10 @@ Feature: Session 索引一致性（超出种子的修正）
       | 文件缺失 | (missing)        | null     | 是      |
       | 非法 JSON | invalid_json.json | null     | 是      |
       | 结构不符 | wrong_shape.json | null     | 是      |
+
+  @SES-015
+  Scenario: 多个进程并发创建会话时 `sessions.json` 不应丢失条目
+    Given 一个空的会话目录
+    When 4 个进程同时各创建 5 个会话
+    Then `Session.list()` 应列出全部 20 个会话
+    And `sessions.json` 应是合法的索引，恰好含这 20 个条目
