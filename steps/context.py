@@ -215,6 +215,7 @@ class CtxState:
     orch_result: contract.OrchestratorResult | None = None
     compact_calls_before: int = 0
     log_mark: int = 0
+    probes: list[CtxProbe] = field(default_factory=list)
 
     @property
     def offloaded_dir(self) -> Path:
@@ -1388,3 +1389,225 @@ def ctx_then_summary_protocol(ctx_state: CtxState) -> None:
 @then(parsers.parse("`preservedCount` 应为 `{count:d}`"))
 def ctx_then_preserved(ctx_state: CtxState, count: int) -> None:
     _ctx_assert_compacted(ctx_state, count)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond seed: defaults, environment variables, the orchestrator on real components, file naming
+# --------------------------------------------------------------------------------------------------------
+
+CONTEXT_ENV = (
+    "SYNAPSE_OFFLOAD_THRESHOLD",
+    "SYNAPSE_OFFLOAD_SCAN_RATIO",
+    "SYNAPSE_OFFLOAD_MIN_CHARS",
+    "SYNAPSE_COMPACT_TRIGGER_THRESHOLD",
+    "SYNAPSE_COMPACT_TARGET_TOKENS",
+    "SYNAPSE_COMPACT_PRESERVE_COUNT",
+    "SYNAPSE_COMPACT_RETRY_COUNT",
+    "SYNAPSE_COMPACT_MODEL",
+    "SYNAPSE_COMPACT_COOLDOWN_STEPS",
+)
+
+
+@dataclass
+class CtxProbe:
+    """One orchestrator with its own doubles, for one question about its thresholds."""
+
+    orchestrator: contract.ContextOrchestrator
+    offload: CtxOffloadDouble
+    compact: CtxCompactDouble
+
+
+@given(parsers.re(r"与 context 相关的 SYNAPSE_\* 环境变量为 `(?P<env>[^`]*)`"))
+def ctx_given_env(monkeypatch: pytest.MonkeyPatch, env: str) -> None:
+    for name in CONTEXT_ENV:
+        monkeypatch.delenv(name, raising=False)
+    if env.strip() == "(未设置)":
+        return
+    for assignment in env.split():
+        name, _, value = assignment.partition("=")
+        assert name in CONTEXT_ENV, f"scenario data: unknown variable {name}"
+        monkeypatch.setenv(name, value)
+
+
+@when("用替身 ContextManager 与 ContextCompactor 创建 `ContextOrchestrator` 且不传入阈值")
+def ctx_when_probes(
+    ctx_state: CtxState, synapse: contract.Implementation, recording_sleep: RecordingSleep
+) -> None:
+    ctx_state.session_dir.mkdir(parents=True, exist_ok=True)
+    probes: list[CtxProbe] = []
+    for _ in range(3):
+        offload, compact = CtxOffloadDouble(), CtxCompactDouble()
+        orchestrator = synapse.context_orchestrator(
+            synapse.scripted_llm("main-model"),
+            token_counter=ctx_state.counter,
+            sleep=recording_sleep,
+            context_manager=offload,
+            compactor=compact,
+        )
+        probes.append(CtxProbe(orchestrator, offload, compact))
+    ctx_state.probes = probes
+    ctx_state.messages = _ctx_conversation(8)
+
+
+def _ctx_probe_steps(state: CtxState, probe: CtxProbe, freed: int, steps: int) -> list[int]:
+    """Run ``steps`` orchestrator steps with an offload that leaves 160000 tokens (over the default
+    150000) after freeing ``freed``; returns the number of compact calls after each step."""
+    probe.offload.report = {
+        "offloadedCount": 0,
+        "previousTokens": 160000 + freed,
+        "currentTokens": 160000,
+        "freedTokens": freed,
+    }
+    probe.offload.still_exceeds = True
+    counts: list[int] = []
+    for _ in range(steps):
+        try:
+            run(probe.orchestrator.offload_if_needed(state.messages, state.session_dir))
+        except Exception as exc:
+            pytest.fail(f"ContextOrchestrator.offloadIfNeeded raised {exc!r}")
+        counts.append(len(probe.compact.calls))
+    return counts
+
+
+@then(parsers.parse("offload 仍超阈值且释放 `{freed:d}` tokens 时应触发 compact"))
+def ctx_then_probe_triggers(ctx_state: CtxState, freed: int) -> None:
+    counts = _ctx_probe_steps(ctx_state, ctx_state.probes[0], freed, 1)
+    assert counts == [1], f"freeing {freed} tokens is below the trigger threshold, compact should run once"
+
+
+@then(parsers.parse("offload 仍超阈值且释放 `{freed:d}` tokens 时不应触发 compact"))
+def ctx_then_probe_does_not_trigger(ctx_state: CtxState, freed: int) -> None:
+    counts = _ctx_probe_steps(ctx_state, ctx_state.probes[1], freed, 1)
+    assert len(ctx_state.probes[1].offload.calls) == 1, "the offload should have run"
+    assert counts == [0], f"freeing {freed} tokens reaches the trigger threshold, compact must not run"
+
+
+@then(parsers.parse("一次 compact 尝试后应在第 `{cooldown:d}` 步后才再次触发 compact"))
+def ctx_then_probe_cooldown(ctx_state: CtxState, cooldown: int) -> None:
+    counts = _ctx_probe_steps(ctx_state, ctx_state.probes[2], 0, cooldown + 1)
+    expected = [1] * cooldown + [2]
+    assert counts == expected, (
+        f"with compactCooldownSteps={cooldown} compact should run at step 1 and again at step {cooldown + 1} "
+        f"(compact calls after each step: expected {expected}, got {counts})"
+    )
+
+
+@given(parsers.parse('一个会话 offload 目录与脚本化模型 "main-model"，其总结第一次失败、第二次回复 "{text}"'))
+def ctx_given_flaky_summary(ctx_state: CtxState, synapse: contract.Implementation, text: str) -> None:
+    ctx_state.llm = synapse.scripted_llm("main-model")
+    ctx_state.summary = text.replace("\\n", "\n")
+    ctx_state.llm.fail(RuntimeError(SUMMARY_ERROR), times=1).reply_text(ctx_state.summary)
+
+
+@when("用真实组件创建 `ContextOrchestrator` 并执行 `offloadIfNeeded(history, offloadDir)`")
+def ctx_when_real_orchestrator(
+    ctx_state: CtxState, synapse: contract.Implementation, recording_sleep: RecordingSleep
+) -> None:
+    orchestrator = synapse.context_orchestrator(
+        _ctx_llm(ctx_state), token_counter=ctx_state.counter, sleep=recording_sleep
+    )
+    ctx_state.snapshot = copy.deepcopy(ctx_state.messages)
+    try:
+        ctx_state.orch_result = run(orchestrator.offload_if_needed(ctx_state.messages, ctx_state.session_dir))
+    except Exception as exc:
+        pytest.fail(f"ContextOrchestrator.offloadIfNeeded raised {exc!r}")
+    assert ctx_state.messages == ctx_state.snapshot, (
+        "the orchestrator must not modify the history it is given"
+    )
+
+
+def _ctx_offloaded_paths(state: CtxState) -> dict[int, str]:
+    offload = _ctx_orch_result(state).offload_result
+    assert offload is not None, "messages were offloaded, so offloadResult should be present"
+    return {
+        i: path
+        for i, m in enumerate(offload.messages)
+        if m.get("role") == "tool" and (path := _ctx_reference_path(m)) is not None
+    }
+
+
+@then(parsers.parse("前半区超过 `{min_chars:d}` 个字符的 tool 输出应被卸载"))
+def ctx_then_real_offloaded(ctx_state: CtxState, min_chars: int) -> None:
+    offload = _ctx_orch_result(ctx_state).offload_result
+    assert offload is not None, "messages were offloaded, so offloadResult should be present"
+    scan_end = math.floor(len(ctx_state.snapshot) * 0.5)
+    expected = [i for i, m in enumerate(ctx_state.snapshot[:scan_end]) if _ctx_offloadable(m, min_chars)]
+    assert sorted(_ctx_offloaded_paths(ctx_state)) == expected, (
+        f"with SYNAPSE_OFFLOAD_MIN_CHARS={min_chars} exactly messages {expected} should become references"
+    )
+    assert offload.offloaded_count == len(expected), f"offloadedCount should be {len(expected)}"
+
+
+@then(
+    parsers.parse(
+        "应以模型 `{model}` 生成总结，`maxTokens={max_tokens:d}`，共尝试 `{attempts:d}` 次，"
+        "且总结看到的是恢复后的工具输出"
+    )
+)
+def ctx_then_real_summary(
+    ctx_state: CtxState, model: str, max_tokens: int, attempts: int, recording_sleep: RecordingSleep
+) -> None:
+    llm = _ctx_llm(ctx_state)
+    assert [c.model for c in llm.calls] == [model] * attempts, (
+        f"{attempts} summary attempts with model {model!r} expected, got {[c.model for c in llm.calls]}"
+    )
+    switched = set(llm.with_model_calls)
+    assert switched == ({model} if model != llm.model_name else set()), (
+        "withModel should be used only to switch to a different compaction model, "
+        f"got {list(llm.with_model_calls)}"
+    )
+    assert [c.max_tokens for c in llm.calls] == [max_tokens] * attempts, (
+        f"every summary call should allow maxTokens={max_tokens}, got {[c.max_tokens for c in llm.calls]}"
+    )
+    assert recording_sleep.delays == [pytest.approx(0.1 * a) for a in range(1, attempts)], (
+        f"waits of 0.1 x attempt expected between attempts, got {recording_sleep.delays}"
+    )
+    sent = list(llm.calls[-1].messages)
+    for index in _ctx_offloaded_paths(ctx_state):
+        original = ctx_state.snapshot[index]
+        match = [m for m in sent if m.get("toolCallId") == original["toolCallId"]]
+        assert match and _ctx_text(match[0]) == _ctx_text(original), (
+            f"the summary should see the restored output of tool message {index}"
+        )
+
+
+@then(parsers.parse("编排结果应为总结消息加最后 `{count:d}` 条原消息"))
+def ctx_then_real_compacted(ctx_state: CtxState, count: int) -> None:
+    result = _ctx_orch_result(ctx_state)
+    assert ctx_state.summary is not None
+    compact = result.compact_result
+    assert compact is not None and compact.success, "the compaction should succeed and be reported"
+    expected = [
+        _ctx_text_message("user", COMPRESSED_PREFIX + ctx_state.summary),
+        *ctx_state.snapshot[-count:],
+    ]
+    assert result.messages == expected, f"the history should be the summary plus the last {count} messages"
+    assert compact.messages == expected, "compactResult.messages should be the new history"
+    assert compact.preserved_count == count, (
+        f"preservedCount should be {count}, got {compact.preserved_count}"
+    )
+
+
+@then("卸载的文件应在压缩后被删除并列入 `deletedFiles`")
+def ctx_then_real_cleanup(ctx_state: CtxState) -> None:
+    paths = sorted(_ctx_real(p) for p in _ctx_offloaded_paths(ctx_state).values())
+    compact = _ctx_orch_result(ctx_state).compact_result
+    assert compact is not None
+    for path in paths:
+        assert not Path(path).exists(), (
+            f"{path} is referenced only by the summarised part and should be deleted"
+        )
+    assert sorted(_ctx_real(p) for p in compact.deleted_files) == paths, (
+        f"deletedFiles should list {paths}, got {compact.deleted_files}"
+    )
+
+
+@then(parsers.parse("第 `{first:d}` 条消息应卸载为 `.json` 文件，第 `{second:d}` 条应卸载为 `.txt` 文件"))
+def ctx_then_file_kinds(ctx_state: CtxState, first: int, second: int) -> None:
+    result = _ctx_result(ctx_state)
+    for number, suffix in ((first, ".json"), (second, ".txt")):
+        _ctx_assert_offloaded(ctx_state, number - 1)
+        path = _ctx_reference_path(result.messages[number - 1])
+        assert path is not None and Path(path).suffix == suffix, (
+            f"message {number} should go to a {suffix} file"
+        )

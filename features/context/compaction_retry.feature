@@ -18,17 +18,22 @@ Feature: 压缩重试与回退
     And 后续成功时整体压缩结果应为 `success=true`
 
   @CTX-016
-  Scenario: 重试耗尽时 compact 应回退原历史
+  Scenario Outline: 重试耗尽时 compact 应回退原历史 — retryCount=<次数>
     Given offload 文件:
       | file                  | content |
       | {offloaded}/keep.txt  | 工具输出    |
-    And ContextCompactor 的 `retryCount=3`
+    And ContextCompactor 的 `retryCount=<次数>`
     And 总结生成连续失败直至重试耗尽
     When 执行 compact
     Then 返回应为 `success=false`
     And `messages` 应等于原始历史且 `freedTokens=0`
-    And 模型应被调用 `3` 次且每次失败都记录 warning
+    And 模型应被调用 `<次数>` 次且每次失败都记录 warning
     And offload 目录中的文件不应被删除
+
+    Examples:
+      | 次数 |
+      | 3  |
+      | 1  |
 
   @CTX-017
   Scenario Outline: 消息数不超过保留阈值时应直接跳过压缩 — <数量> 条消息

@@ -33,7 +33,7 @@ Feature: Context compaction 触发规则
   Scenario Outline: offload 释放已足够时不触发 compact — freedTokens=<freed>
     Given offload 替身报告:
       | offloadedCount | previousTokens | currentTokens | freedTokens |
-      | 3              | <previous>     | 90000         | <freed>     |
+      | 3              | <previous>     | <current>     | <freed>     |
     And `stillExceedsThreshold=true` 但 `freedTokens >= compactTriggerThreshold`
     When 执行 `offloadIfNeeded(...)`
     Then 不应调用 compact
@@ -41,15 +41,15 @@ Feature: Context compaction 触发规则
     And 日志应记录 context 卸载后仍超阈值的 warning
 
     Examples:
-      | previous | freed |
-      | 105000   | 15000 |
-      | 110000   | 20000 |
+      | previous | current | freed |
+      | 95000    | 80000   | 15000 |
+      | 110000   | 90000   | 20000 |
 
   @CTX-009
   Scenario: 已不超阈值时不触发 compact
     Given offload 替身报告:
       | offloadedCount | previousTokens | currentTokens | freedTokens |
-      | 2              | 75000          | 70000         | 5000        |
+      | 1              | 75000          | 70000         | 5000        |
     And `stillExceedsThreshold=false`
     When 执行 `offloadIfNeeded(...)`
     Then 不应调用 compact

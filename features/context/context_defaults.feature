@@ -1,0 +1,62 @@
+@context @beyond-seed
+Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
+  The seeds name the thresholds but not their values. These scenarios pin the original's defaults
+  (`compactTriggerThreshold` 15000, `compactCooldownSteps` 5) and its environment variables, read when
+  the orchestrator is created (an invalid or non-positive value falls back to the default), and run the
+  orchestrator once with its real ContextManager and ContextCompactor. They also pin the original's file
+  naming of offloaded results (`.json` when the output parses as JSON, else `.txt`).
+
+  @CTX-023
+  Scenario Outline: compact 触发阈值与冷却步数取原实现的默认值，可由环境变量覆盖 — <来源>
+    Given 与 context 相关的 SYNAPSE_* 环境变量为 `<环境>`
+    When 用替身 ContextManager 与 ContextCompactor 创建 `ContextOrchestrator` 且不传入阈值
+    Then offload 仍超阈值且释放 `<未达>` tokens 时应触发 compact
+    And offload 仍超阈值且释放 `<达到>` tokens 时不应触发 compact
+    And 一次 compact 尝试后应在第 `<冷却>` 步后才再次触发 compact
+
+    Examples:
+      | 来源      | 环境                                                                   | 未达    | 达到    | 冷却 |
+      | 默认值     | (未设置)                                                                | 14999 | 15000 | 5  |
+      | 环境变量    | SYNAPSE_COMPACT_TRIGGER_THRESHOLD=20000 SYNAPSE_COMPACT_COOLDOWN_STEPS=2 | 19999 | 20000 | 2  |
+      | 非法值回退默认 | SYNAPSE_COMPACT_TRIGGER_THRESHOLD=abc SYNAPSE_COMPACT_COOLDOWN_STEPS=0   | 14999 | 15000 | 5  |
+
+  @CTX-024
+  Scenario Outline: 编排器用真实组件按环境变量卸载并压缩 — SYNAPSE_COMPACT_MODEL=<压缩模型>
+    Given 与 context 相关的 SYNAPSE_* 环境变量为 `SYNAPSE_OFFLOAD_THRESHOLD=3000 SYNAPSE_OFFLOAD_MIN_CHARS=100 SYNAPSE_COMPACT_PRESERVE_COUNT=3 SYNAPSE_COMPACT_TARGET_TOKENS=1000 SYNAPSE_COMPACT_RETRY_COUNT=2 SYNAPSE_COMPACT_MODEL=<压缩模型>`
+    And 一个会话 offload 目录与脚本化模型 "main-model"，其总结第一次失败、第二次回复 "## Current Status\n日志已分析"
+    And 一个每字符计 1 token 的计数器与一个空的会话 offload 目录
+    And 历史消息为:
+      | role      | text  | repeat | call     |
+      | user      | 请分析日志 | 1      |          |
+      | assistant | 读取三个日志 | 1      | c1,c2,c3 |
+      | tool      | a     | 400    | c1       |
+      | tool      | b     | 80     | c2       |
+      | tool      | c     | 400    | c3       |
+      | assistant | 分析中   | 1      |          |
+      | user      | x     | 2600   |          |
+      | assistant | 好的    | 1      |          |
+      | user      | 继续    | 1      |          |
+      | assistant | 收到    | 1      |          |
+    When 用真实组件创建 `ContextOrchestrator` 并执行 `offloadIfNeeded(history, offloadDir)`
+    Then 前半区超过 `100` 个字符的 tool 输出应被卸载
+    And 应以模型 `<期望模型>` 生成总结，`maxTokens=1200`，共尝试 `2` 次，且总结看到的是恢复后的工具输出
+    And 编排结果应为总结消息加最后 `3` 条原消息
+    And 卸载的文件应在压缩后被删除并列入 `deletedFiles`
+
+    Examples:
+      | 压缩模型          | 期望模型          |
+      | compact-model | compact-model |
+      | main-model    | main-model    |
+
+  @CTX-025
+  Scenario: JSON 格式的工具输出卸载为 .json 文件，其余为 .txt 文件
+    Given 一个每字符计 1 token 的计数器与一个空的会话 offload 目录
+    And ContextManager 参数为 `scanRatio=1` 与 `minChars=50`
+    And 历史消息为:
+      | role | text                                                                 | repeat |
+      | tool | {"files": ["a.py", "b.py", "c.py"], "count": 3, "truncated": false}  | 1      |
+      | tool | plain text output                                                    | 5      |
+      | user | 继续                                                                   | 1      |
+    And 当前 token 超过 offload 阈值
+    When 调用 `offloadIfNeeded(messages)`
+    Then 第 `1` 条消息应卸载为 `.json` 文件，第 `2` 条应卸载为 `.txt` 文件
