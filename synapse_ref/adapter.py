@@ -210,8 +210,10 @@ class ReferenceImplementation:
         from synapse_ref.agent.stop_hooks import StopHookExecutor, StopHookRegistry
 
         if registry is not None and not isinstance(registry, StopHookRegistry):
-            raise TypeError(f"the reference executor needs a registry from stop_hook_registry(), got {registry!r}")
-        return StopHookExecutor(enabled=enabled, registry=registry, on_message_part=on_message_part, loader=loader)
+            raise TypeError(f"the reference executor needs a stop_hook_registry() registry: {registry!r}")
+        return StopHookExecutor(
+            enabled=enabled, registry=registry, on_message_part=on_message_part, loader=loader
+        )
 
     # -- agent layer and REPL ----------------------------------------------------------------------------
     # (agent factories)
