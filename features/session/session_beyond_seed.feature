@@ -22,14 +22,19 @@ Feature: Session 索引一致性（超出种子的修正）
     And `sessions.json` 应是合法的索引，恰好含这 40 个条目
 
   @SES-013
-  Scenario: 损坏的 `sessions.json` 在下次写入前应另存为备份
+  Scenario Outline: 损坏的 `sessions.json` 在下次写入前应另存为备份
     Given `sessions.json` 非法或 schema 不匹配
-      | index        |
-      | corrupt.json |
+      | index   |
+      | <index> |
     When 创建一个新会话
     Then `Session.list()` 应只列出新会话
     And 损坏的索引应以原内容另存在 `sessions.json` 旁
     And 应记录 warning 指出备份文件的位置
+
+    Examples:
+      | case           | index                   |
+      | 非法 JSON      | corrupt.json            |
+      | 缺少 updatedAt | missing_updated_at.json |
 
   @SES-014
   Scenario Outline: 费用按 `SYNAPSE_HOME` 下的 `pricing.json` 计算
