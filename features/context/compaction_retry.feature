@@ -18,7 +18,7 @@ Feature: 压缩重试与回退
     And 后续成功时整体压缩结果应为 `success=true`
 
   @CTX-016
-  Scenario Outline: 重试耗尽时 compact 应回退原历史 — retryCount=<次数>
+  Scenario Outline: 重试耗尽时 compact 应回退原历史
     Given offload 文件:
       | file                  | content |
       | {offloaded}/keep.txt  | 工具输出    |
@@ -36,7 +36,7 @@ Feature: 压缩重试与回退
       | 1  |
 
   @CTX-017
-  Scenario Outline: 消息数不超过保留阈值时应直接跳过压缩 — <数量> 条消息
+  Scenario Outline: 消息数不超过保留阈值时应直接跳过压缩
     Given offload 文件:
       | file                  | content |
       | {offloaded}/keep.txt  | 工具输出    |

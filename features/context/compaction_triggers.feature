@@ -13,7 +13,7 @@ Feature: Context compaction 触发规则
     And 会话历史有 8 条消息且会话 offload 目录存在
 
   @CTX-007
-  Scenario Outline: offload 后仍超阈值且释放不足时触发 compact — <此前>
+  Scenario Outline: offload 后仍超阈值且释放不足时触发 compact
     Given offload 替身报告:
       | offloadedCount | previousTokens | currentTokens | freedTokens |
       | 0              | 100000         | 90000         | 10000       |
@@ -30,7 +30,7 @@ Feature: Context compaction 触发规则
       | 恰好在 `compactCooldownSteps` 步之前尝试过 |
 
   @CTX-008
-  Scenario Outline: offload 释放已足够时不触发 compact — freedTokens=<freed>
+  Scenario Outline: offload 释放已足够时不触发 compact
     Given offload 替身报告:
       | offloadedCount | previousTokens | currentTokens | freedTokens |
       | 3              | <previous>     | <current>     | <freed>     |
@@ -57,7 +57,7 @@ Feature: Context compaction 触发规则
     And 日志不应记录 context 仍超阈值的 warning
 
   @CTX-010
-  Scenario Outline: 冷却期内禁止重复 compact — 上一次尝试 success=<success>
+  Scenario Outline: 冷却期内禁止重复 compact
     Given offload 替身每一步都报告:
       | offloadedCount | previousTokens | currentTokens | freedTokens |
       | 0              | 100000         | 90000         | 10000       |

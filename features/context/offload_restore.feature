@@ -27,7 +27,7 @@ Feature: Offload 引用恢复安全边界
     And 输入的历史不应被修改
 
   @CTX-012
-  Scenario Outline: 引用卸载目录外路径时应跳过恢复 — <情形>
+  Scenario Outline: 引用卸载目录外路径时应跳过恢复
     Given offload 文件:
       | file                     | content  |
       | {outside}/secret.txt     | 目录外的机密内容 |

@@ -24,7 +24,7 @@ Feature: Context offload 触发规则
     And 结果的 token 统计应与消息一致且 `stillExceedsThreshold` 为 `false`
 
   @CTX-002
-  Scenario Outline: token 达到阈值时替换 tool 内容为路径引用 — <情形>
+  Scenario Outline: token 达到阈值时替换 tool 内容为路径引用
     Given ContextManager 参数为 `scanRatio=1` 与 `minChars=50`
     And 历史中包含超长 `tool` 消息文本
       | role      | text    | repeat |
@@ -64,7 +64,7 @@ Feature: Context offload 触发规则
     And 结果的 token 统计应与消息一致
 
   @CTX-004
-  Scenario Outline: 短 tool 输出不应卸载 — <长度> 个字符
+  Scenario Outline: 短 tool 输出不应卸载
     Given ContextManager 参数为 `scanRatio=1` 与 `minChars=50`
     And 历史消息为:
       | role | text | repeat |
