@@ -48,7 +48,9 @@ def load_baseline(path: Path) -> dict[str, KnownFailure]:
     known: dict[str, KnownFailure] = {}
     for index, entry in enumerate(entries):
         if not isinstance(entry, dict) or any(not isinstance(entry.get(k), str) for k in REQUIRED_KEYS):
-            raise BaselineError(f"baseline {path}: entry {index} needs string fields {', '.join(REQUIRED_KEYS)}")
+            raise BaselineError(
+                f"baseline {path}: entry {index} needs string fields {', '.join(REQUIRED_KEYS)}"
+            )
         if entry["id"] in known:
             raise BaselineError(f"baseline {path}: {entry['id']} is listed twice")
         known[entry["id"]] = KnownFailure(*(entry[k] for k in REQUIRED_KEYS))
@@ -71,8 +73,12 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m synapse_spec.baseline",
         description="Write a baseline of known failures from the JSON report of a spec run.",
     )
-    parser.add_argument("--report", type=Path, default=Path("reports/synapse-spec.json"),
-                        help="JSON report written by `pytest features/` (default: %(default)s)")
+    parser.add_argument(
+        "--report",
+        type=Path,
+        default=Path("reports/synapse-spec.json"),
+        help="JSON report written by `pytest features/` (default: %(default)s)",
+    )
     parser.add_argument("-o", "--output", type=Path, required=True, help="baseline file to write")
     args = parser.parse_args(argv)
     try:

@@ -158,7 +158,9 @@ def _step_problems(item: pytest.Item, scenario: Any) -> Iterator[str]:
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
     problems: list[str] = []
     bound: set[Path] = set()
     owners: dict[str, str] = {}
@@ -173,7 +175,9 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         where = f"{Path(scenario.feature.filename).name}:{scenario.line_number}"
         ids = sorted(tag for tag in scenario.tags if SCENARIO_ID.match(tag))
         if len(ids) != 1:
-            problems.append(f"{where}: scenario {scenario.name!r} needs exactly one ID tag like @CTX-001, has {ids}")
+            problems.append(
+                f"{where}: scenario {scenario.name!r} needs exactly one ID tag like @CTX-001, has {ids}"
+            )
             continue
         scenario_id = ids[0]
         owner = owners.setdefault(scenario_id, f"{scenario.feature.filename}:{scenario.line_number}")
@@ -264,7 +268,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-def pytest_terminal_summary(terminalreporter: TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
+def pytest_terminal_summary(
+    terminalreporter: TerminalReporter, exitstatus: int, config: pytest.Config
+) -> None:
     outcomes = ran(config.stash[_outcomes_key].values())
     if not outcomes:
         return
@@ -282,7 +288,11 @@ def pytest_terminal_summary(terminalreporter: TerminalReporter, exitstatus: int,
     if directory:
         report = build_report(
             outcomes,
-            implementation={"name": impl.name, "version": impl.version, "selected": config.getoption("--synapse-impl")},
+            implementation={
+                "name": impl.name,
+                "version": impl.version,
+                "selected": config.getoption("--synapse-impl"),
+            },
             baseline=config.getoption("--synapse-baseline"),
         )
         json_path, md_path = write_reports(report, Path(config.rootpath, directory))

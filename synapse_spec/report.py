@@ -18,7 +18,7 @@ from typing import Any
 import synapse_spec
 
 STATUSES = ("passed", "failed", "errored", "known-failure", "not-applicable", "skipped")
-"""Every status a scenario can end in; ``skipped`` fails the run (a scenario must run or be not applicable)."""
+"""Every status a scenario can end in; ``skipped`` fails the run (run it or declare it not applicable)."""
 
 
 @dataclass
@@ -103,7 +103,13 @@ def render_markdown(report: dict[str, Any]) -> str:
     lines.append("| **total** | " + " | ".join(f"**{summary[c]}**" for c in columns) + " |")
     problems = [o for o in outcomes if o.status not in ("passed", "not-applicable")]
     if problems:
-        lines += ["", "## Scenarios that did not pass", "", "| id | scenario | status | message |", "|---|---|---|---|"]
+        lines += [
+            "",
+            "## Scenarios that did not pass",
+            "",
+            "| id | scenario | status | message |",
+            "|---|---|---|---|",
+        ]
         for o in problems:
             lines.append(f"| {o.id} | {_md(o.title)} | {o.status} | {_md(o.message)} |")
     return "\n".join(lines) + "\n"

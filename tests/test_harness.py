@@ -11,7 +11,7 @@ import pytest
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestAssertRewriteWarning")
 
-CONFTEST = '''
+CONFTEST = """
 import pytest
 from pytest_bdd import given, parsers, then
 
@@ -31,7 +31,7 @@ def then_named(llm, name):
 @then("the scenario is skipped")
 def then_skip():
     pytest.skip("for no reason")
-'''
+"""
 
 FEATURE = """\
 @reader
@@ -84,7 +84,7 @@ def test_report_lists_each_scenario_by_id_with_its_failure_message(spec: pytest.
 
 def test_a_step_without_definition_fails_the_run(spec: pytest.Pytester) -> None:
     feature = spec.path / "features" / "models.feature"
-    feature.write_text(FEATURE + '\n  @MOD-003\n  Scenario: undefined\n    Given nobody defined this\n')
+    feature.write_text(FEATURE + "\n  @MOD-003\n  Scenario: undefined\n    Given nobody defined this\n")
     result = run(spec)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*models.feature:15: no step definition for given 'nobody defined this'*"])
@@ -93,24 +93,30 @@ def test_a_step_without_definition_fails_the_run(spec: pytest.Pytester) -> None:
 def test_two_matching_definitions_fail_the_run(spec: pytest.Pytester) -> None:
     spec.makepyfile(
         steps_extra=textwrap.dedent(
-            '''
+            """
             from pytest_bdd import parsers, then
 
             @then(parsers.parse('the model is named "{anything}"'))
             def then_other(anything):
                 pass
-            '''
+            """
         )
     )
     conftest = spec.path / "conftest.py"
-    conftest.write_text(conftest.read_text().replace('["synapse_spec.plugin"]', '["synapse_spec.plugin", "steps_extra"]'))
+    conftest.write_text(
+        conftest.read_text().replace('["synapse_spec.plugin"]', '["synapse_spec.plugin", "steps_extra"]')
+    )
     result = run(spec)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*is matched by several definitions: conftest.then_named, steps_extra.then_other*"])
+    result.stderr.fnmatch_lines(
+        ["*is matched by several definitions: conftest.then_named, steps_extra.then_other*"]
+    )
 
 
 def test_a_feature_file_nothing_binds_fails_the_run(spec: pytest.Pytester) -> None:
-    (spec.path / "features" / "test_models.py").write_text('from pytest_bdd import scenarios\n\nscenarios("models.feature")\n')
+    (spec.path / "features" / "test_models.py").write_text(
+        'from pytest_bdd import scenarios\n\nscenarios("models.feature")\n'
+    )
     (spec.path / "features" / "orphans").mkdir()
     (spec.path / "features" / "orphans" / "lonely.feature").write_text(FEATURE.replace("MOD-00", "LON-00"))
     result = run(spec)
@@ -120,7 +126,9 @@ def test_a_feature_file_nothing_binds_fails_the_run(spec: pytest.Pytester) -> No
 
 def test_a_skipped_scenario_fails_the_run(spec: pytest.Pytester) -> None:
     feature = spec.path / "features" / "models.feature"
-    feature.write_text(FEATURE.split("  @MOD-002")[0] + "  @MOD-002\n  Scenario: skipped\n    Then the scenario is skipped\n")
+    feature.write_text(
+        FEATURE.split("  @MOD-002")[0] + "  @MOD-002\n  Scenario: skipped\n    Then the scenario is skipped\n"
+    )
     result = run(spec)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["*skipped scenarios fail the spec*", "MOD-002 skipped: for no reason"])
@@ -128,7 +136,10 @@ def test_a_skipped_scenario_fails_the_run(spec: pytest.Pytester) -> None:
 
 @pytest.mark.parametrize(
     ("tags", "message"),
-    [("", "needs exactly one ID tag like @CTX-001, has []"), ("@MOD-001", "ID @MOD-001 is already used at models.feature")],
+    [
+        ("", "needs exactly one ID tag like @CTX-001, has []"),
+        ("@MOD-001", "ID @MOD-001 is already used at models.feature"),
+    ],
 )
 def test_scenario_ids_are_required_and_unique(spec: pytest.Pytester, tags: str, message: str) -> None:
     feature = spec.path / "features" / "models.feature"
@@ -139,7 +150,10 @@ def test_scenario_ids_are_required_and_unique(spec: pytest.Pytester, tags: str, 
 
 
 def write_baseline(spec: pytest.Pytester, *ids: str) -> Path:
-    entries = [{"id": i, "reason": "not built yet", "link": "https://example.org/1", "date": "2026-11-01"} for i in ids]
+    entries = [
+        {"id": i, "reason": "not built yet", "link": "https://example.org/1", "date": "2026-11-01"}
+        for i in ids
+    ]
     path = spec.path / "baseline.json"
     path.write_text(json.dumps({"implementation": "synapse-ref", "known_failures": entries}))
     return path
@@ -169,7 +183,9 @@ def test_a_baseline_naming_an_unknown_scenario_is_an_error(spec: pytest.Pytester
 
 def test_baseline_command_writes_failures_from_a_report(spec: pytest.Pytester) -> None:
     run(spec)
-    result = spec.run(sys.executable, "-m", "synapse_spec.baseline", "--report", "reports/synapse-spec.json", "-o", "b.json")
+    result = spec.run(
+        sys.executable, "-m", "synapse_spec.baseline", "--report", "reports/synapse-spec.json", "-o", "b.json"
+    )
     assert result.ret == 0, result.stderr.str()
     entries = json.loads((spec.path / "b.json").read_text())["known_failures"]
     assert [e["id"] for e in entries] == ["MOD-002"]
@@ -179,14 +195,14 @@ def test_baseline_command_writes_failures_from_a_report(spec: pytest.Pytester) -
 def test_scenarios_needing_a_missing_capability_are_not_applicable(spec: pytest.Pytester) -> None:
     spec.makepyfile(
         limited_impl=textwrap.dedent(
-            '''
+            """
             from synapse_ref.adapter import ReferenceImplementation
 
             class Limited(ReferenceImplementation):
                 capabilities = frozenset({"context"})
 
             implementation = Limited
-            '''
+            """
         )
     )
     result = run(spec, "--synapse-impl=limited_impl")
@@ -201,7 +217,9 @@ def test_scenarios_needing_a_missing_capability_are_not_applicable(spec: pytest.
         ("synapse_ref.adapter:nothing", "module 'synapse_ref.adapter' has no attribute 'nothing'"),
     ],
 )
-def test_a_bad_implementation_option_is_a_usage_error(spec: pytest.Pytester, selected: str, message: str) -> None:
+def test_a_bad_implementation_option_is_a_usage_error(
+    spec: pytest.Pytester, selected: str, message: str
+) -> None:
     result = run(spec, f"--synapse-impl={selected}")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([f"*{message}*"])
