@@ -612,6 +612,36 @@ def agent_model_called(agent_world: AgentWorld, count: int) -> None:
     assert calls == count, f"the model should be called {count} times, got {calls}"
 
 
+@then("停止提示应作为最后一条 assistant 消息留在历史中")
+def agent_stop_message_in_history(agent_world: AgentWorld) -> None:
+    text = _run_text(agent_world)
+    last = agent_world.runner().history[-1]
+    assert last.get("role") == "assistant" and _text_of(last) == text and not last.get("toolCalls"), (
+        f"the stop message should stay as the last assistant message for a resumed session: {last}"
+    )
+
+
+@then("每一轮模型调用都应看到上一轮的工具调用与结果")
+def agent_model_sees_tool_results(agent_world: AgentWorld) -> None:
+    calls = agent_world.llm.calls
+    for number in range(1, len(calls)):
+        sent = list(calls[number].messages)
+        assert len(sent) >= 2, f"model call {number + 1} was sent only {sent}"
+        assistant, tool = sent[-2], sent[-1]
+        ids = _tool_call_ids(assistant)
+        assert assistant.get("role") == "assistant" and ids, (
+            f"model call {number + 1} should see the previous round's tool call, got {assistant}"
+        )
+        assert tool.get("role") == "tool" and tool.get("toolCallId") == ids[0], (
+            f"model call {number + 1} should see the tool result answering {ids[0]}, got {tool}"
+        )
+    failure = _countable_failure()
+    first_result = list(calls[1].messages)[-1]
+    assert failure.message in _text_of(first_result), (
+        f"the tool message should carry the tool's message {failure.message!r}, got {first_result}"
+    )
+
+
 @given("运行过程中持续存在工具调用且超过 `maxIterations`")
 def agent_endless_tool_calls(agent_world: AgentWorld) -> None:
     agent_world.script_tool_rounds(53, "ls")
@@ -692,8 +722,14 @@ def agent_stop_hooks_enabled(agent_world: AgentWorld) -> None:
         agent_world.hook_calls.append(context)
         return {"message": HOOK_NOTE}
 
-    registry.register("agent-spec-hook", recording_hook)
-    agent_world.stop_hooks = agent_world.synapse.stop_hook_executor(enabled=True, registry=registry)
+    def loader(target: contract.StopHookRegistry) -> None:
+        target.register("agent-spec-hook", recording_hook)
+
+    # Hooks are registered by the loader, which only the executor's init() runs: a runner that does not
+    # initialise its stop hooks before running finds none.
+    agent_world.stop_hooks = agent_world.synapse.stop_hook_executor(
+        enabled=True, registry=registry, loader=loader
+    )
     assert agent_world.stop_hooks.should_execute() is True, "an enabled stop-hook executor should execute"
 
 

@@ -10,6 +10,7 @@ Feature: AgentRunner 保护机制
     When 执行 `runner.run(...)`
     Then 应返回 `Consecutive tool execution failures; stopping.`
     And 不应继续进入下一轮工具调用
+    And 停止提示应作为最后一条 assistant 消息留在历史中
 
     Examples:
       | 阈值来源 | 环境变量 | 阈值 |
@@ -30,6 +31,7 @@ Feature: AgentRunner 保护机制
     When 执行 `runner.run(...)`
     Then run 应返回 "修复完成"
     And 模型应被调用 6 次
+    And 每一轮模型调用都应看到上一轮的工具调用与结果
 
   @AGT-008
   Scenario Outline: 工具迭代达到上限后停止并返回指引
@@ -39,6 +41,7 @@ Feature: AgentRunner 保护机制
     Then 应返回 `Reached tool iteration limit` 提示
     And 提示中包含 `Use --help to see command usage.`
     And 模型调用次数应等于上限，之后不再调用
+    And 停止提示应作为最后一条 assistant 消息留在历史中
 
     Examples:
       | 上限来源 | 环境变量 | 上限 |
