@@ -109,6 +109,17 @@ def synapse(request: pytest.FixtureRequest) -> Implementation:
     return impl
 
 
+@pytest.fixture(autouse=True)
+def _isolated_synapse_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """No scenario reads the user's ``~/.synapse`` or depends on ``SYNAPSE_*`` settings of the shell."""
+    for name in list(os.environ):
+        if name.startswith("SYNAPSE_") and name not in ("SYNAPSE_IMPL", "SYNAPSE_BASELINE"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("SYNAPSE_HOME", str(tmp_path_factory.mktemp("synapse-home")))
+
+
 def _required_capabilities(item: pytest.Item) -> frozenset[str]:
     return frozenset(m.name for m in item.iter_markers() if m.name in CAPABILITIES)
 
