@@ -132,6 +132,7 @@ class AgentWorld:
     hook_calls: list[Any] = field(default_factory=list)
     stop_hooks: contract.StopHookExecutor | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
+    tagged_events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     signal: _Signal | None = None
     user_message: str = "请继续"
     runner_: contract.AgentRunner | None = None
@@ -157,7 +158,15 @@ class AgentWorld:
                 token_counter=self.char_counter if self.use_char_counter else None,
                 sleep=self.sleep,
             )
+            for kind in ("offload", "compact"):
+                self.runner_.on(kind, self._recorder(kind))
         return self.runner_
+
+    def _recorder(self, kind: str) -> Callable[[dict[str, Any]], None]:
+        def record(payload: dict[str, Any]) -> None:
+            self.tagged_events.append((kind, payload))
+
+        return record
 
     def new_session(self, messages: list[contract.Message]) -> contract.Session:
         session = self.synapse.create_session(self.sessions_dir, model=MODEL, pricing={})
@@ -812,6 +821,71 @@ def agent_session_with_long_messages(agent_world: AgentWorld, count: int) -> Non
         for i in range(count)
     ]
     agent_world.new_session(messages)
+
+
+@given(parsers.parse("runner 恢复的会话中有一轮超长的工具结果和 {count:d} 条较长的历史消息"))
+def agent_session_with_tool_round(agent_world: AgentWorld, count: int) -> None:
+    messages: list[contract.Message] = [
+        _text("user", "Show me the build log"),
+        {
+            "role": "assistant",
+            "content": [],
+            "toolCalls": [{"id": "log-call", "name": "Bash", "arguments": '{"command":"cat build.log"}'}],
+        },
+        {
+            "role": "tool",
+            "content": [{"type": "text", "text": "build step ok\n" * 250}],
+            "toolCallId": "log-call",
+        },
+    ]
+    messages += [
+        _text("assistant" if i % 2 == 0 else "user", f"message {i + 1}: " + "关于模块划分的详细讨论。" * 40)
+        for i in range(count)
+    ]
+    agent_world.new_session(messages)
+    agent_world.use_char_counter = True
+
+
+@given("上下文设置为:")
+def agent_context_settings(
+    agent_world: AgentWorld, monkeypatch: pytest.MonkeyPatch, datatable: list[list[str]]
+) -> None:
+    for name, value in zip(datatable[0], datatable[1], strict=True):
+        monkeypatch.setenv(name, value)
+
+
+@given(parsers.parse('压缩模型将回复摘要，随后模型回复 "{text}"'))
+def agent_summary_then_reply(agent_world: AgentWorld, text: str) -> None:
+    agent_world.llm.reply_text(SUMMARY)
+    agent_world.llm.reply_text(text)
+    agent_world.user_message = text
+
+
+@then("应先后触发 `offload` 与 `compact` 事件")
+def agent_offload_then_compact(agent_world: AgentWorld) -> None:
+    _run_text(agent_world)
+    kinds = [kind for kind, _ in agent_world.tagged_events]
+    assert kinds == ["offload", "compact"], f"one offload event, then one compact event expected, got {kinds}"
+    offload, compact = (payload for _, payload in agent_world.tagged_events)
+    assert offload.get("count") == 1 and offload.get("freedTokens", 0) > 0, (
+        f"the offload event should report the one offloaded tool result and the freed tokens: {offload}"
+    )
+    assert set(compact) == {"previousTokens", "currentTokens", "freedTokens", "deletedFileCount"}, compact
+    assert compact["freedTokens"] == compact["previousTokens"] - compact["currentTokens"] > 0, compact
+
+
+@then("模型本轮应基于压缩后的历史作答")
+def agent_answer_on_compacted_history(agent_world: AgentWorld) -> None:
+    assert _run_text(agent_world) == agent_world.user_message, "the run should end with the model's answer"
+    sent = list(agent_world.llm.calls[-1].messages)
+    assert any(SUMMARY in _text_of(m) for m in sent), (
+        "the model should be sent the summary of the older history"
+    )
+    assert sent[-1] == _text("user", "请执行命令"), "the new request should be the last message sent"
+    first = agent_world.seed_history[0]
+    assert first not in sent, "the compacted-away messages must not be sent again"
+    history = agent_world.runner().history
+    assert history[-1] == _text("assistant", agent_world.user_message), "the answer should end the history"
 
 
 @when("AgentRunner 执行强制压缩")
