@@ -7,8 +7,9 @@ Run from the project root. Examples::
     python -m tools.mutation --list --module 'synapse_ref/session/usage.py'
 
 A mutant counts as killed when the spec fails (or errors) with it, as timed out when the run exceeds
-``--timeout-factor`` times the baseline run, as not covered when no scenario executes its line. The score is
-killed plus timed-out over all mutants not listed as equivalent in ``tools/mutation/equivalent.toml``.
+``--timeout-factor`` times the unmutated run of its scenarios, as not covered when no scenario executes
+its line. The score is killed plus timed-out over all mutants not listed as equivalent in
+``tools/mutation/equivalent.toml``.
 The last line printed is the score; the exit code is 1 when it is below ``--min-score``.
 """
 
@@ -31,12 +32,12 @@ from tools.mutation.runner import (
     INVALID,
     KILLED,
     NOT_COVERED,
+    NOT_RUN,
     SURVIVED,
     TIMEOUT,
     Outcome,
     RunnerError,
     Workspace,
-    baseline,
     check_imports,
     coverage_map,
     prepare,
@@ -67,6 +68,19 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="a mutant run longer than this times the unmutated run of the same scenarios (at least "
         f"{MIN_TIMEOUT:g} s) counts as killed by timeout (default: %(default)s)",
     )
+    parser.add_argument(
+        "--import-time",
+        choices=("module", "all"),
+        default="module",
+        help="scenarios for code that only runs at import time (constants, defaults): those executing "
+        "its module, or all (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--time-budget",
+        type=float,
+        metavar="SECONDS",
+        help="start no mutant after this many seconds; the mutants then run in random order (--seed)",
+    )
     parser.add_argument("--list", action="store_true", help="print the mutants without running them")
     parser.add_argument("--json", type=Path, metavar="PATH", help="write the results as JSON")
     parser.add_argument(
@@ -76,7 +90,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--spec",
         action="append",
         metavar="PATH",
-        help="what pytest runs for the baseline and import-time mutants (default: features/; repeatable)",
+        help="what pytest runs for the baseline (default: features/; repeatable)",
     )
     parser.add_argument(
         "--equivalent", type=Path, default=DEFAULT_EQUIVALENTS, help="the documented equivalent mutants"
@@ -108,7 +122,7 @@ COLUMNS = ("mutants", "killed", "timeout", "survived", "not covered", "equivalen
 
 def score(outcomes: Sequence[Outcome]) -> tuple[int, int]:
     """(killed incl. timed out, non-equivalent mutants); invalid mutants are not mutants."""
-    counted = [o for o in outcomes if o.status not in (EQUIVALENT, INVALID)]
+    counted = [o for o in outcomes if o.status not in (EQUIVALENT, INVALID, NOT_RUN)]
     return sum(o.status in (KILLED, TIMEOUT) for o in counted), len(counted)
 
 
@@ -124,7 +138,7 @@ def table(outcomes: Sequence[Outcome]) -> list[str]:
         *((m, [o for o in outcomes if o.mutant.module == m]) for m in modules),
         ("total", outcomes),
     ]:
-        valid = [o for o in group if o.status != INVALID]
+        valid = [o for o in group if o.status not in (INVALID, NOT_RUN)]
         counts = [
             sum(o.status == s for o in valid) for s in (KILLED, TIMEOUT, SURVIVED, NOT_COVERED, EQUIVALENT)
         ]
@@ -235,15 +249,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{args.jobs} worker(s)"
         )
 
-        base = baseline(workspace)
-        timings["baseline_run"] = base.seconds
+        cover, base = coverage_map(workspace, modules)
+        cover.import_time_scope = args.import_time
+        timings["mapping_run"] = base.seconds
         plugins = "optional plugins off" if workspace.flags else "all plugins"
         empty = ", no scenarios collected" if base.returncode == 5 else ""
-        log(f"baseline: {base.seconds:.1f} s ({plugins}{empty})")
-        cover, timings["mapping_run"] = coverage_map(workspace, modules)
         log(
-            f"coverage map: {timings['mapping_run']:.1f} s, "
-            f"{len(cover.tests)} distinct scenario(s) execute these modules, {len(cover.all_tests)} any"
+            f"baseline and coverage map: {base.seconds:.1f} s ({plugins}{empty}), {len(cover.tests)} "
+            f"distinct scenario(s) execute these modules, {len(cover.all_tests)} any reference code"
         )
 
         factor: float = args.timeout_factor
@@ -261,7 +274,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 log(f"[{done}/{total}] {time.monotonic() - started:.0f} s")
 
         run_started = time.monotonic()
-        outcomes += run_mutants(workspace, sources, ready, cover, timeout, args.jobs, progress)
+        deadline = None
+        if args.time_budget is not None:
+            # In random order, so that what runs before the budget ends is a fair sample of every module.
+            deadline = started + args.time_budget
+            random.Random(args.seed).shuffle(ready)
+        outcomes += run_mutants(workspace, sources, ready, cover, timeout, args.jobs, progress, deadline)
         ran = [o for o in outcomes if o.seconds > 0]
         timings["mutants_run"] = time.monotonic() - run_started
         timings["per_mutant_average"] = sum(o.seconds for o in ran) / len(ran) if ran else 0.0
@@ -287,12 +305,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"equivalent.toml: no current mutant matches {entry.module}:{entry.line} "
             f"{entry.operator} (stale?)"
         )
+    not_run = sum(o.status == NOT_RUN for o in outcomes)
+    if not_run:
+        log(f"time budget used up: {not_run} mutant(s) not run and left out of the counts")
     invalid = [o for o in outcomes if o.status == INVALID]
     for o in invalid:
         log(f"invalid mutant skipped: {o.mutant.id}: {o.detail}")
     print()
     print(
-        f"timings: baseline {timings['baseline_run']:.1f} s, mapping {timings['mapping_run']:.1f} s, "
+        f"timings: baseline and mapping run {timings['mapping_run']:.1f} s, "
         f"per mutant {timings['per_mutant_average']:.2f} s, total {timings['total']:.0f} s"
     )
     if args.json:

@@ -1,14 +1,16 @@
 """The mutation operators: find mutation sites in a module's AST and render each mutant's source.
 
 A mutant is identified by ``module:line:col:operator:index``. ``line``/``col`` are the position of the
-mutated node, ``index`` numbers the sites that share module, line, column and operator in traversal order
-(``a + b + c`` has two ``arith`` sites at the same position). The id is stable as long as the module is
-unchanged, which makes runs comparable and lets equivalent mutants be listed.
+mutated node (of the f-string around it, for a piece of an f-string, since the parser places the pieces
+differently from one Python version to the next), ``index`` numbers the sites that share module, line,
+column and operator in traversal order (``a + b + c`` has two ``arith`` sites at the same position). The
+id is stable as long as the module is unchanged, on every Python from 3.10 on, which makes runs
+comparable and lets equivalent mutants be listed.
 
 A mutant's source is the original text with the mutated node's span replaced by the unparsed mutated
 node, so line numbers, comments and formatting stay as they were. The splice is checked by parsing it and
-comparing the tree with the mutated tree; when they differ (a position the parser reports imprecisely,
-such as inside an f-string on older Pythons) the whole mutated module is unparsed instead.
+comparing the tree with the mutated tree; when they differ (a multi-line node collapsed onto one line
+inside a construct that needs it, say) the whole mutated module is unparsed instead.
 
 Skip rules and why (see ``SKIPPED`` for the short form):
 
@@ -503,12 +505,20 @@ def _splice(source: bytes, node: ast.AST, text: str) -> bytes:
     return source[:start] + text.encode("utf-8") + source[end:]
 
 
-def _replacement_text(node: ast.AST) -> str:
+def _replacement_texts(node: ast.AST, lines: int) -> list[str]:
+    """Texts to splice in place of ``node`` when it spanned ``lines`` lines, best first: padded with
+    newlines so the lines after it keep their numbers (inside parentheses for an expression, where a
+    newline is harmless), then unpadded."""
     text = ast.unparse(node)
     loose = isinstance(node, _LOOSE) or (
         isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and node.value < 0
     )
-    return f"({text})" if isinstance(node, ast.expr) and loose else text
+    plain = f"({text})" if isinstance(node, ast.expr) and loose else text
+    if lines <= 1:
+        return [plain]
+    padding = "\n" * (lines - 1)
+    padded = f"({text}{padding})" if isinstance(node, ast.expr) else f"{text}{padding}"
+    return [padded, plain]
 
 
 def _summary(lines: list[str], first: int, last: int, limit: int = 200) -> str:
@@ -531,8 +541,10 @@ class ModuleMutator:
         seen: dict[tuple[int, int, str], int] = {}
         lines = source.splitlines()
         for site in self._sites:
-            line, col = site.node.lineno, site.node.col_offset  # type: ignore[attr-defined]
-            end_line = site.node.end_lineno or line  # type: ignore[attr-defined]
+            # Inside an f-string the f-string's position is used: the parser places the pieces differently
+            # from one Python version to the next.
+            line, col = site.span.lineno, site.span.col_offset  # type: ignore[attr-defined]
+            end_line = site.span.end_lineno or line  # type: ignore[attr-defined]
             index = seen.get((line, col, site.operator), 0)
             seen[(line, col, site.operator)] = index + 1
             mutant = Mutant(
@@ -566,16 +578,23 @@ class ModuleMutator:
         expected = ast.dump(tree)
         span = replacement if site.span is site.node else memo[id(site.span)]
         assert isinstance(span, ast.AST)
-        spliced = _splice(self.source.encode("utf-8"), site.span, _replacement_text(span)).decode("utf-8")
-        try:
-            exact = ast.dump(ast.parse(spliced)) == expected
-        except SyntaxError:
-            exact = False
-        text = spliced if exact else ast.unparse(tree)
-        if not exact and ast.dump(ast.parse(text)) != expected:
-            raise MutationError(f"{mutant.id}: the mutated module cannot be rendered faithfully")
+        spliced = ""
         first = site.span.lineno  # type: ignore[attr-defined]
-        mutated_line = spliced.splitlines()[first - 1].strip() if exact else ast.unparse(span)
+        count = site.span.end_lineno - first + 1  # type: ignore[attr-defined]
+        for candidate in _replacement_texts(span, count):
+            spliced = _splice(self.source.encode("utf-8"), site.span, candidate).decode("utf-8")
+            try:
+                if ast.dump(ast.parse(spliced)) == expected:
+                    break
+            except SyntaxError:
+                pass
+        else:
+            spliced = ""
+        text = spliced or ast.unparse(tree)
+        if not spliced and ast.dump(ast.parse(text)) != expected:
+            raise MutationError(f"{mutant.id}: the mutated module cannot be rendered faithfully")
+        shown = " ".join(line.strip() for line in spliced.splitlines()[first - 1 : first - 1 + count])
+        mutated_line = shown.strip() if spliced else ast.unparse(span)
         return text, _with_mutated(mutant, mutated_line)
 
 

@@ -32,13 +32,14 @@ CANARY = "mutation canary: the worker copy of this module was imported"
 # keeps every plugin).
 OPTIONAL_PLUGINS = ("hypothesispytest", "faker", "respx", "anyio", "platformdirs")
 
-KILLED, TIMEOUT, SURVIVED, NOT_COVERED, EQUIVALENT, INVALID = (
+KILLED, TIMEOUT, SURVIVED, NOT_COVERED, EQUIVALENT, INVALID, NOT_RUN = (
     "killed",
     "timeout",
     "survived",
     "not-covered",
     "equivalent",
     "invalid",
+    "not-run",
 )
 
 
@@ -73,6 +74,8 @@ class CoverageMap:
     lines: dict[str, dict[int, set[str]]] = field(default_factory=dict)
     tests: list[str] = field(default_factory=list)
     all_tests: list[str] = field(default_factory=list)
+    module_tests: dict[str, set[str]] = field(default_factory=dict)
+    import_time_scope: str = "module"
     durations: dict[str, float] = field(default_factory=dict)
     overhead: float = 0.0
 
@@ -88,12 +91,17 @@ class CoverageMap:
         return {c for c in contexts if c}
 
     def targets(self, mutant: Mutant) -> list[str] | None:
-        """The node ids to run for a mutant, quickest first, or None when it is not covered. Code that
-        only runs at import time (constants, defaults, decorators) may matter to any scenario, so it gets
-        every scenario that executes reference code."""
+        """The node ids to run for a mutant, quickest first, or None when it is not covered.
+
+        Code that only runs at import time (constants, defaults, decorators) has no scenario of its own.
+        With the ``module`` scope it gets the scenarios that execute any code of its module (where such
+        values are nearly always used; a value only another module reads may then survive wrongly), with
+        ``all`` every scenario that executes reference code (thorough, and far slower)."""
         selected = self.selection(mutant)
         if selected is None:
             return None
+        if not selected and self.import_time_scope == "module":
+            selected = self.module_tests.get(mutant.module, set())
         return self.ordered(selected or self.all_tests)
 
     def ordered(self, tests: Iterable[str]) -> list[str]:
@@ -240,27 +248,12 @@ def _tail(text: str, lines: int = 25) -> str:
 # --------------------------------------------------------------------------------------------------------
 
 
-def baseline(workspace: Workspace) -> PytestRun:
-    """The unmutated spec must pass, or no verdict means anything. Tried first without the optional
-    plugins; when that fails, with all of them."""
-    copy = workspace.copies[0]
-    run = workspace.pytest(copy, workspace.spec_paths, timeout=None)
-    if run.returncode in (0, 5):
-        return run  # 5: no scenarios yet, every mutant is "not covered"
-    workspace.flags = []
-    run = workspace.pytest(copy, workspace.spec_paths, timeout=None)
-    if run.returncode != 0:
-        raise RunnerError(
-            "the spec does not pass on the unmutated reference implementation (exit code "
-            f"{run.returncode}); fix it or restrict the run with --spec:\n{_tail(run.output)}"
-        )
-    return run
-
-
-def coverage_map(workspace: Workspace, modules: Iterable[str]) -> tuple[CoverageMap, float]:
+def coverage_map(workspace: Workspace, modules: Iterable[str]) -> tuple[CoverageMap, PytestRun]:
     """Run the spec once under coverage, recording per line the node ids that executed it.
 
-    A scenario bound by several test modules is kept once (see ``_deduplicate``)."""
+    This run is also the baseline: the unmutated spec must pass, or no verdict means anything. It is
+    tried first without the optional plugins, then with all of them. A scenario bound by several test
+    modules is kept once (see ``_deduplicate``)."""
     from coverage import CoverageData
 
     copy = workspace.copies[0]
@@ -270,20 +263,30 @@ def coverage_map(workspace: Workspace, modules: Iterable[str]) -> tuple[Coverage
     rcfile.write_text(
         f"[run]\ndata_file = {data_file}\nsource = synapse_ref\nbranch = false\n", encoding="utf-8"
     )
-    run = workspace.pytest(
-        copy,
-        [*workspace.spec_paths, "-p", PLUGIN_MODULE],
-        timeout=None,
-        extra=["-m", "coverage", "run", f"--rcfile={rcfile}"],
-        env={"MUTATION_DURATIONS_FILE": str(durations_file)},
-    )
+
+    def mapping_run() -> PytestRun:
+        for stale in (data_file, durations_file):
+            stale.unlink(missing_ok=True)
+        return workspace.pytest(
+            copy,
+            [*workspace.spec_paths, "-p", PLUGIN_MODULE],
+            timeout=None,
+            extra=["-m", "coverage", "run", f"--rcfile={rcfile}"],
+            env={"MUTATION_DURATIONS_FILE": str(durations_file)},
+        )
+
+    run = mapping_run()
+    if run.returncode not in (0, 5):
+        workspace.flags = []
+        run = mapping_run()
     if run.returncode not in (0, 5):
         raise RunnerError(
-            f"the coverage mapping run failed (exit code {run.returncode}):\n{_tail(run.output)}"
+            "the spec does not pass on the unmutated reference implementation (exit code "
+            f"{run.returncode}); fix it or restrict the run with --spec:\n{_tail(run.output)}"
         )
     result = CoverageMap()
     if not data_file.exists():
-        return result, run.seconds
+        return result, run
     data = CoverageData(basename=str(data_file))
     data.read()
     everything: dict[str, dict[int, set[str]]] = {}
@@ -302,14 +305,16 @@ def coverage_map(workspace: Workspace, modules: Iterable[str]) -> tuple[Coverage
         result.lines[module] = {
             line: {canonical.get(c, c) for c in contexts} for line, contexts in per_line.items()
         }
-        tests.update(c for contexts in result.lines[module].values() for c in contexts if c)
+        in_module = {c for contexts in result.lines[module].values() for c in contexts if c}
+        result.module_tests[module] = in_module
+        tests.update(in_module)
     result.tests = sorted(tests)
     result.all_tests = sorted(set(canonical.values()))
     if durations_file.exists():
         durations: dict[str, float] = json.loads(durations_file.read_text(encoding="utf-8"))
         result.durations = durations
         result.overhead = max(run.seconds - sum(durations.values()), 0.0)
-    return result, run.seconds
+    return result, run
 
 
 def check_imports(workspace: Workspace, cover: CoverageMap, timeout: Callable[[list[str]], float]) -> str:
@@ -391,14 +396,18 @@ def run_mutants(
     timeout: Callable[[list[str]], float],
     jobs: int,
     progress: Callable[[Outcome, int, int], None],
+    deadline: float | None = None,
 ) -> list[Outcome]:
     """Run every mutant against the scenarios covering it, ``jobs`` at a time; results in input order.
-    ``timeout`` gives the time limit of a run of the given node ids."""
+    ``timeout`` gives the time limit of a run of the given node ids; mutants not started by ``deadline``
+    (a ``time.monotonic()`` value) are not run."""
     done = 0
     lock = threading.Lock()
 
     def one(item: Prepared) -> Outcome:
         nonlocal done
+        if deadline is not None and time.monotonic() > deadline:
+            return Outcome(item.mutant, NOT_RUN)
         outcome = _run_one(workspace, sources[item.mutant.module], item, cover, timeout)
         with lock:
             done += 1
