@@ -56,6 +56,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         metavar="GLOB",
         help="restrict to modules matching GLOB, a path like 'synapse_ref/context/*' (repeatable)",
     )
+    parser.add_argument(
+        "--mutant",
+        action="append",
+        metavar="ID",
+        help="run only the mutant with this id, e.g. to check a survivor again (repeatable)",
+    )
     parser.add_argument("--sample", type=int, metavar="N", help="run a random sample of N mutants")
     parser.add_argument("--seed", type=int, default=0, help="seed of --sample (default: %(default)s)")
     parser.add_argument(
@@ -106,7 +112,11 @@ def discover(root: Path, patterns: Sequence[str] | None) -> list[str]:
     return modules
 
 
-def select(mutants: list[Mutant], sample: int | None, seed: int) -> list[Mutant]:
+def select(
+    mutants: list[Mutant], sample: int | None, seed: int, ids: Sequence[str] | None = None
+) -> list[Mutant]:
+    if ids:
+        mutants = [m for m in mutants if m.id in ids]
     if sample is None or sample >= len(mutants):
         return mutants
     chosen = {m.id for m in random.Random(seed).sample(mutants, sample)}
@@ -220,7 +230,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.list:
         mutators = {m: ModuleMutator(m, (root / m).read_text(encoding="utf-8")) for m in modules}
-        chosen = select([x for m in mutators.values() for x in m.mutants], args.sample, args.seed)
+        chosen = select(
+            [x for m in mutators.values() for x in m.mutants], args.sample, args.seed, args.mutant
+        )
         ready, invalid = prepare(mutators, chosen)
         known, _ = match_equivalents([p.mutant for p in ready], equivalents)
         for item in ready:
@@ -239,7 +251,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         sources = {m: workspace.source(m) for m in modules}
         mutators = {m: ModuleMutator(m, sources[m]) for m in modules}
-        chosen = select([x for m in mutators.values() for x in m.mutants], args.sample, args.seed)
+        chosen = select(
+            [x for m in mutators.values() for x in m.mutants], args.sample, args.seed, args.mutant
+        )
         ready, outcomes = prepare(mutators, chosen)
         known, unmatched = match_equivalents([p.mutant for p in ready], equivalents)
         outcomes += [Outcome(p.mutant, EQUIVALENT) for p in ready if p.mutant.id in known]

@@ -119,6 +119,7 @@ class Mutant:
     mutated: str
     end_line: int
     stmt_line: int
+    import_time: bool = False  # outside any function body: runs when the module is imported
 
     @property
     def id(self) -> str:
@@ -138,6 +139,7 @@ class _Site:
     description: str
     mutate: Callable[[ast.AST], ast.AST]
     span: ast.AST  # the node whose source text is replaced: the site, or the f-string around it
+    import_time: bool
 
 
 class MutationError(Exception):
@@ -220,13 +222,15 @@ class _Collector(ast.NodeVisitor):
         self._stmt: list[ast.stmt] = []
         self._log_args = 0
         self._fstrings: list[ast.JoinedStr] = []
+        self._function_depth = 0
         self._interactive = any(fnmatch.fnmatch(module, pattern) for pattern in INTERACTIVE_MODULES)
 
     def _add(
         self, node: ast.AST, operator: str, description: str, mutate: Callable[[ast.AST], ast.AST]
     ) -> None:
         span = self._fstrings[0] if self._fstrings else node
-        self.sites.append(_Site(node, self._stmt[-1], operator, description, mutate, span))
+        import_time = self._function_depth == 0
+        self.sites.append(_Site(node, self._stmt[-1], operator, description, mutate, span, import_time))
 
     # statements -----------------------------------------------------------------------------------------
 
@@ -264,7 +268,9 @@ class _Collector(ast.NodeVisitor):
         args = node.args
         for default in [*args.defaults, *(d for d in args.kw_defaults if d is not None)]:
             self.visit(default)
+        self._function_depth += 1
         self.visit_body(node.body)
+        self._function_depth -= 1
 
     visit_FunctionDef = _visit_function
     visit_AsyncFunctionDef = _visit_function
@@ -418,7 +424,9 @@ class _Collector(ast.NodeVisitor):
     def visit_Lambda(self, node: ast.Lambda) -> None:
         for default in [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]:
             self.visit(default)
+        self._function_depth += 1
         self.visit(node.body)
+        self._function_depth -= 1
 
 
 def _is_number(node: ast.expr) -> bool:
@@ -558,6 +566,7 @@ class ModuleMutator:
                 mutated="",
                 end_line=end_line,
                 stmt_line=site.stmt.lineno,
+                import_time=site.import_time,
             )
             self._by_id[mutant.id] = site
             self.mutants.append(mutant)

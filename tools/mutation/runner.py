@@ -80,23 +80,28 @@ class CoverageMap:
     overhead: float = 0.0
 
     def selection(self, mutant: Mutant) -> set[str] | None:
-        """The node ids covering the mutant, an empty set for import-time-only code, or None when no
-        scenario reaches it."""
+        """The node ids covering the mutant, an empty set for code that runs at import time (module and
+        class level, defaults, decorators), or None when no scenario reaches it.
+
+        Import-time code is recognised from the source, not from the coverage contexts: a module that is
+        first imported inside a scenario records its module-level lines under that one scenario."""
         per_line = self.lines.get(mutant.module, {})
+        if mutant.import_time:
+            return set() if any(per_line.values()) else None
         contexts: set[str] = set()
         for line in mutant.lines:
             contexts |= per_line.get(line, set())
         if not contexts:
             return None
-        return {c for c in contexts if c}
+        return {c for c in contexts if c}  # empty: a function run only while importing
 
     def targets(self, mutant: Mutant) -> list[str] | None:
         """The node ids to run for a mutant, quickest first, or None when it is not covered.
 
-        Code that only runs at import time (constants, defaults, decorators) has no scenario of its own.
-        With the ``module`` scope it gets the scenarios that execute any code of its module (where such
-        values are nearly always used; a value only another module reads may then survive wrongly), with
-        ``all`` every scenario that executes reference code (thorough, and far slower)."""
+        Import-time code has no scenario of its own. With the ``module`` scope it gets the scenarios
+        that execute any code of its module (where such values are nearly always used; a value only
+        another module reads may then survive wrongly), with ``all`` every scenario that executes
+        reference code (thorough, and far slower)."""
         selected = self.selection(mutant)
         if selected is None:
             return None
