@@ -299,6 +299,44 @@ def test_mutant_lines_reach_from_the_statement_to_the_end_of_the_node() -> None:
     assert (compare.line, compare.stmt_line, list(compare.lines)) == (4, 2, [2, 3, 4])
 
 
+def test_import_time_code_is_told_apart_from_function_bodies() -> None:
+    source = """
+    LIMIT = 3
+    @decorate(1)
+    def f(x=4):
+        return x + 5
+    class A:
+        size = 6
+        def g(self):
+            return lambda y=7: y + 8
+    """
+    flags = {m.description: m.import_time for m, _ in mutate_all(source) if m.operator == "constant"}
+    assert flags == {
+        "3 -> 4": True,
+        "1 -> 2": True,
+        "4 -> 5": True,
+        "5 -> 6": False,
+        "6 -> 7": True,
+        "7 -> 8": False,
+        "8 -> 9": False,
+    }
+
+
+def test_import_time_mutants_run_the_scenarios_of_their_module() -> None:
+    source = "LIMIT = 3\n\n\ndef f():\n    return LIMIT\n"
+    constant = next(m for m, _ in mutate_all(source) if m.operator == "constant")
+    first_importer = "features/a.py::test_imports_it"
+    cover = CoverageMap(
+        lines={MODULE: {1: {first_importer}, 5: {first_importer, "features/a.py::test_other"}}},
+        module_tests={MODULE: {first_importer, "features/a.py::test_other"}},
+        all_tests=[first_importer, "features/a.py::test_other", "features/b.py::test_elsewhere"],
+    )
+    assert cover.targets(constant) == sorted(cover.module_tests[MODULE])
+    cover.import_time_scope = "all"
+    assert cover.targets(constant) == sorted(cover.all_tests)
+    assert CoverageMap().targets(constant) is None
+
+
 def test_non_ascii_source_is_spliced_at_the_right_place() -> None:
     mutated = mutated_lines('msg = "无需压缩" if n > 0 else "压缩"', "compare")
     assert mutated == ['msg = "无需压缩" if (n >= 0) else "压缩"']
