@@ -428,6 +428,7 @@ class ContextOrchestrator(Protocol):
 
     async def force_compact(self, history: list[Message], offload_dir: Path | None) -> CompactResult: ...
 
+
 # --------------------------------------------------------------------------------------------------------
 # Session layer: persistence, index, usage and cost, stop hooks (seeds 001, 000, 004)
 # --------------------------------------------------------------------------------------------------------
@@ -556,6 +557,7 @@ class StopHookExecutor(Protocol):
         """Passes ``{"type": "text", "text": f"\\n{message.strip()}\\n"}`` to ``on_message_part``; a
         callback that raises (sync or async) is logged as a warning and ignored."""
         ...
+
 
 # --------------------------------------------------------------------------------------------------------
 # Agent layer and REPL: AgentRunner, sanitizer, sandbox permissions, guards, REPL commands (001, 000, 004)
@@ -734,6 +736,7 @@ class ReplCommands(Protocol):
 
     async def handle(self, line: str) -> CommandOutcome: ...
 
+
 # --------------------------------------------------------------------------------------------------------
 # Staged workflow: state, timeline, registry, strategic compact suggestion, SubagentStop hook (seed 002)
 # --------------------------------------------------------------------------------------------------------
@@ -868,6 +871,7 @@ class StagedWorkflow(Protocol):
         """The hook as its command sees it: stdin text in, ``{"result": ...}`` JSON on stdout, exit 0;
         bad input (empty, not JSON, unknown session) answers ``{"result": ""}`` with a reason on stderr."""
         ...
+
 
 # --------------------------------------------------------------------------------------------------------
 # The implementation under test

@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any, cast
 
@@ -232,13 +232,18 @@ def _feature_label(feature: Any) -> str:
     return f"{feature.name} ({Path(feature.filename).name})"
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
-    outcome = yield
-    report: pytest.TestReport = outcome.get_result()
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
     record = item.config.stash[_outcomes_key].get(item.nodeid)
-    if record is None:
-        return
+    if record is not None:
+        _record_outcome(record, report)
+    return report
+
+
+def _record_outcome(record: ScenarioOutcome, report: pytest.TestReport) -> None:
     if report.passed and report.when == "call":
         record.status = "passed"
     elif report.skipped:

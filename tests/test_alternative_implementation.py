@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from tests.alt_impl import sanitize
 
@@ -14,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_the_alternative_sanitizer_drops_what_the_rules_say() -> None:
     call = {"id": "c1", "name": "Bash", "arguments": '{"command": "ls"}'}
-    history = [
+    history: list[dict[str, Any]] = [
         {"role": "user", "content": []},
         {"role": "assistant", "content": [], "toolCalls": [call]},
         {"role": "tool", "content": [], "toolCallId": "c1"},
