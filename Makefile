@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 IMPL ?=
 
-.PHONY: spec test lint tox bench mutation clean
+.PHONY: spec test determinism lint tox bench mutation clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,10 @@ spec: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
+## determinism: the spec in random order, every scenario twice in one process
+determinism: $(STAMP)
+	$(BIN)/python -m pytest features/ -p randomly --count=2 --synapse-report= -q
+
 ## lint: ruff and mypy
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -36,6 +40,10 @@ tox: $(STAMP)
 ## bench: speed and memory figures of the reference implementation
 bench: $(STAMP)
 	for script in bench/bench_*.py; do $(BIN)/python $$script || exit 1; done
+
+## mutation: a CI-sized sample of the mutation score (the full run: python -m tools.mutation)
+mutation: $(STAMP)
+	$(BIN)/python -m tools.mutation --sample 40 --seed 1
 
 clean:
 	rm -rf $(VENV) .tox reports .pytest_cache .mypy_cache .ruff_cache
