@@ -234,10 +234,11 @@ class ReferenceImplementation:
 
         from synapse_ref.agent import runner as agent_runner
         from synapse_ref.context.orchestrator import ContextOrchestrator
+        from synapse_ref.llm.ports import LLMClient
 
         # Ports are duck-typed: the runner only uses what the contract's port protocols name.
         return agent_runner.AgentRunner(
-            cast("agent_runner.LLMClientLike", llm),
+            cast("LLMClient", llm),
             toolset,
             session=cast("agent_runner.SessionLike | None", session),
             orchestrator=ContextOrchestrator(llm, token_counter=token_counter, sleep=sleep),

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from synapse_ref.llm.ports import AbortSignal
 
-
-class AbortSignal(Protocol):
-    @property
-    def aborted(self) -> bool: ...
+__all__ = ["AbortController", "AbortSignal", "throw_if_aborted"]
 
 
 class AbortController:

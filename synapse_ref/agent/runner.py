@@ -23,6 +23,7 @@ from synapse_ref.agent.sandbox import (
 from synapse_ref.agent.tools import ToolReturn, Toolset, counts_as_failure, tool_result_text
 from synapse_ref.context.records import CompactResult, OrchestratorResult
 from synapse_ref.context.sanitizer import sanitize_tool_protocol_history
+from synapse_ref.llm.ports import LLMClient
 from synapse_ref.llm.scripted import Message
 from synapse_ref.session.paths import env_int
 
@@ -38,29 +39,6 @@ ITERATION_LIMIT_MESSAGE = (
 
 EventCallback = Callable[[dict[str, Any]], Any]
 MessagePartCallback = Callable[[dict[str, Any]], Any]
-
-
-class LLMReplyLike(Protocol):
-    @property
-    def message(self) -> Message: ...
-
-    @property
-    def usage(self) -> Mapping[str, int]: ...
-
-
-class LLMClientLike(Protocol):
-    @property
-    def model_name(self) -> str: ...
-
-    async def generate(
-        self,
-        system_prompt: str,
-        messages: Sequence[Message],
-        tools: Sequence[Mapping[str, Any]] = (),
-        *,
-        max_tokens: int | None = None,
-        signal: AbortSignal | None = None,
-    ) -> LLMReplyLike: ...
 
 
 class SessionLike(Protocol):
@@ -137,7 +115,7 @@ class AgentRunner:
 
     def __init__(
         self,
-        llm: LLMClientLike,
+        llm: LLMClient,
         toolset: Toolset,
         *,
         session: SessionLike | None = None,

@@ -10,14 +10,14 @@ import asyncio
 import logging
 import math
 import os
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from importlib import resources
-from typing import Any, Protocol
 
 from synapse_ref.context.context_manager import OFFLOAD_REFERENCE_PREFIX
 from synapse_ref.context.offload_storage import OffloadStore
 from synapse_ref.context.records import CompactResult, Message
 from synapse_ref.context.token_counter import MessageTokenCache, TokenCounter, default_token_counter
+from synapse_ref.llm.ports import LLMClient
 
 COMPRESSED_HISTORY_PREFIX = "[Compressed History]\n\n"
 
@@ -26,23 +26,8 @@ logger = logging.getLogger("synapse.context.compactor")
 Sleep = Callable[[float], Awaitable[None]]
 
 
-class _Reply(Protocol):
-    @property
-    def message(self) -> Message: ...
-
-
-class SummaryClient(Protocol):
-    @property
-    def model_name(self) -> str: ...
-
-    async def generate(
-        self,
-        system_prompt: str,
-        messages: Sequence[Message],
-        tools: Sequence[Mapping[str, Any]] = (),
-        *,
-        max_tokens: int | None = None,
-    ) -> _Reply: ...
+SummaryClient = LLMClient
+"""The compactor only needs ``generate``; ``with_model`` is used when the client has it."""
 
 
 class EmptySummaryError(RuntimeError):

@@ -12,8 +12,9 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import count
-from typing import Any, Protocol
+from typing import Any
 
+from synapse_ref.llm.ports import AbortSignal
 from synapse_ref.llm.usage import empty_usage
 
 Message = dict[str, Any]
@@ -21,11 +22,6 @@ Message = dict[str, Any]
 
 class ScriptExhausted(AssertionError):
     """Raised when the model is called more often than the scenario scripted."""
-
-
-class _Signal(Protocol):
-    @property
-    def aborted(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -127,7 +123,7 @@ class ScriptedLLM:
         tools: Sequence[Mapping[str, Any]] = (),
         *,
         max_tokens: int | None = None,
-        signal: _Signal | None = None,
+        signal: AbortSignal | None = None,
     ) -> Reply:
         call = LLMCall(self._model, system_prompt, copy.deepcopy(list(messages)), list(tools), max_tokens)
         self._script.calls.append(call)
