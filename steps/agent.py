@@ -1243,3 +1243,94 @@ def agent_file_matches_history(agent_world: AgentWorld) -> None:
     assert agent_world.persisted_history() == agent_world.runner().history, (
         "the session file should hold the runner's (sanitized) history"
     )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: a failed save of the compacted history loses nothing
+# --------------------------------------------------------------------------------------------------------
+
+# Writing a file larger than this fails (RLIMIT_FSIZE), as on a full disk: the compacted history is larger,
+# whatever write path the implementation takes.
+SAVE_LIMIT_BYTES = 1024
+
+
+@given("runner 恢复的会话中有 8 条较长的历史消息，最早的工具结果已卸载到文件")
+def agent_session_with_offloaded_result(agent_world: AgentWorld) -> None:
+    session = agent_world.new_session([])
+    offloaded = Path(session.offload_dir) / "offloaded" / "build-log.txt"
+    offloaded.parent.mkdir(parents=True, exist_ok=True)
+    agent_world.offload_content = "build step ok\n" * 200
+    offloaded.write_text(agent_world.offload_content, encoding="utf-8")
+    agent_world.offload_file = offloaded
+    messages: list[contract.Message] = [
+        _text("user", "Show me the build log"),
+        {
+            "role": "assistant",
+            "content": [],
+            "toolCalls": [{"id": "log-call", "name": "Bash", "arguments": '{"command":"cat build.log"}'}],
+        },
+        {
+            "role": "tool",
+            "content": [{"type": "text", "text": f"Tool result is at: {offloaded}"}],
+            "toolCallId": "log-call",
+        },
+    ]
+    messages += [
+        _text("assistant" if i % 2 == 0 else "user", f"message {i + 1}: " + "关于模块划分的详细讨论。" * 40)
+        for i in range(5)
+    ]
+    session.append_message(copy.deepcopy(messages))
+    agent_world.seed_history = copy.deepcopy(messages)
+    agent_world.session_file_before = session.history_path.read_bytes()
+    agent_world.use_char_counter = True
+
+
+@given("压缩模型将回复摘要")
+def agent_summary_scripted(agent_world: AgentWorld) -> None:
+    agent_world.llm.reply_text(SUMMARY)
+
+
+@when("会话文件无法写入时 AgentRunner 执行强制压缩")
+def agent_force_compact_with_failing_save(agent_world: AgentWorld) -> None:
+    import resource
+    import signal
+
+    runner = agent_world.runner()
+    runner.on("compact", agent_world.events.append)
+    assert runner.history == agent_world.seed_history, "the runner should resume the seeded history"
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG instead of being killed
+    try:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (SAVE_LIMIT_BYTES, hard))
+        agent_world.attempt(lambda: run(runner.force_compact()))
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, previous)
+
+
+@then("压缩应报告失败且 runner 的历史保持原样")
+def agent_compaction_reported_failure(agent_world: AgentWorld) -> None:
+    if agent_world.error is None:
+        result = agent_world.result
+        assert result.success is False, (
+            "a compaction whose history could not be saved must not report success"
+        )
+        assert result.freed_tokens == 0, f"nothing was freed, got freed_tokens={result.freed_tokens}"
+        assert list(result.messages) == agent_world.seed_history, (
+            "the result should carry the original history"
+        )
+    assert len(agent_world.llm.calls) == 1, "the summary should have been generated before the save was tried"
+    assert agent_world.runner().history == agent_world.seed_history, "runner.history should be unchanged"
+    assert not agent_world.events, f"no compact event should be emitted: {agent_world.events}"
+
+
+@then("会话文件与卸载文件都应保持原样")
+def agent_nothing_lost(agent_world: AgentWorld) -> None:
+    offloaded = agent_world.offload_file
+    assert offloaded is not None
+    assert offloaded.is_file(), f"the offload file the saved history references was deleted: {offloaded}"
+    assert offloaded.read_text(encoding="utf-8") == agent_world.offload_content, "the offload file changed"
+    session = agent_world.resumed_session()
+    assert session.history_path.read_bytes() == agent_world.session_file_before, (
+        "the session file should be byte-identical to the history before the compaction"
+    )

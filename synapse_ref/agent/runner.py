@@ -63,12 +63,19 @@ class SessionLike(Protocol):
     def update_usage(self, usage: dict[str, Any], model: str | None = None) -> None: ...
 
 
+HistoryWriter = Callable[[list[Message]], None]
+
+
 class OrchestratorLike(Protocol):
+    """``persist`` saves a compacted history before offload files are deleted."""
+
     async def offload_if_needed(
-        self, history: list[Message], offload_dir: Path | None
+        self, history: list[Message], offload_dir: Path | None, *, persist: HistoryWriter | None = None
     ) -> OrchestratorResult: ...
 
-    async def force_compact(self, history: list[Message], offload_dir: Path | None) -> CompactResult: ...
+    async def force_compact(
+        self, history: list[Message], offload_dir: Path | None, *, persist: HistoryWriter | None = None
+    ) -> CompactResult: ...
 
 
 class StopHooksLike(Protocol):
@@ -232,7 +239,9 @@ class AgentRunner:
 
             tokens = count_message_tokens(self._history, default_token_counter())
             return CompactResult(list(self._history), tokens, tokens, 0, len(self._history), [], True)
-        result = await self._get_orchestrator().force_compact(list(self._history), self._session.offload_dir)
+        result = await self._get_orchestrator().force_compact(
+            list(self._history), self._session.offload_dir, persist=self._replace_history
+        )
         if result.success:
             self._replace_history(list(result.messages))
             self._emit("compact", _compact_payload(result))
@@ -318,10 +327,13 @@ class AgentRunner:
             self._session.append_message(messages)
 
     def _replace_history(self, messages: list[Message]) -> None:
-        """Swap the whole history; the session file is rewritten atomically, never cleared first."""
-        self._history = messages
+        """Swap the whole history; the session file is rewritten atomically, never cleared first, and
+        memory follows only a successful write so the two never diverge."""
+        if messages == self._history:
+            return
         if self._session is not None:
             self._session.rewrite_history(messages)
+        self._history = list(messages)
 
     def _sanitize(self, stage: str) -> None:
         result = sanitize_tool_protocol_history(self._history)
@@ -362,7 +374,7 @@ class AgentRunner:
         if self._session is None:
             return
         result = await self._get_orchestrator().offload_if_needed(
-            list(self._history), self._session.offload_dir
+            list(self._history), self._session.offload_dir, persist=self._replace_history
         )
         if result.offload_result is not None:
             self._replace_history(list(result.messages))

@@ -99,7 +99,11 @@ class ContextCompactor:
         )
 
     # -- compaction --------------------------------------------------------------------------------------
-    async def compact(self, messages: list[Message]) -> CompactResult:
+    async def compact(
+        self, messages: list[Message], *, persist: Callable[[list[Message]], None] | None = None
+    ) -> CompactResult:
+        """Summarise all but the preserved tail.  ``persist`` saves the compacted history before any
+        offload file is deleted, so a failed save leaves the old history and every file it references."""
         previous = self._tokens.count_messages(messages)
         split = self.split_index(messages)
         if split == 0:
@@ -109,6 +113,8 @@ class ContextCompactor:
             restored = self.restore_offloaded_content(to_compress)
             summary = await self.generate_summary(restored)
             compacted = [self.summary_message(summary), *to_preserve]
+            if persist is not None:
+                persist(compacted)
             deleted = self.cleanup_offloaded_files(self.collect_referenced_offload_files(to_preserve))
         except Exception as exc:
             logger.error("Context compaction failed, keeping original history: %s", exc)

@@ -97,7 +97,14 @@ class ContextOrchestrator:
         return (self.current_step - self.last_compact_attempt_step) >= self.settings.compact_cooldown_steps
 
     # -- per step ----------------------------------------------------------------------------------------
-    async def offload_if_needed(self, history: list[Message], offload_dir: Path | None) -> OrchestratorResult:
+    async def offload_if_needed(
+        self,
+        history: list[Message],
+        offload_dir: Path | None,
+        *,
+        persist: Callable[[list[Message]], None] | None = None,
+    ) -> OrchestratorResult:
+        """``persist`` is handed to the compactor (see :meth:`ContextCompactor.compact`)."""
         self.current_step += 1
         if not offload_dir:
             return OrchestratorResult(history, None, None)
@@ -112,7 +119,7 @@ class ContextOrchestrator:
             and self.should_attempt_compact()
         ):
             self.last_compact_attempt_step = self.current_step
-            compact = await compactor.compact(messages)
+            compact = await _compact(compactor, messages, persist)
             if compact.success:
                 messages = compact.messages
         final_tokens = (
@@ -132,11 +139,26 @@ class ContextOrchestrator:
             compact if compact is not None and compact.success else None,
         )
 
-    async def force_compact(self, history: list[Message], offload_dir: Path | None) -> CompactResult:
+    async def force_compact(
+        self,
+        history: list[Message],
+        offload_dir: Path | None,
+        *,
+        persist: Callable[[list[Message]], None] | None = None,
+    ) -> CompactResult:
         """Compact now (the ``/compact`` command): no offload first, no cooldown."""
         if not offload_dir:
             tokens = MessageTokenCache(self._token_counter).count_messages(history)
             preserved = min(len(history), self.settings.compact_preserve_count)
             return CompactResult(list(history), tokens, tokens, 0, preserved, [], True)
         _, compactor = self._ensure_components(Path(offload_dir))
-        return await compactor.compact(history)
+        return await _compact(compactor, history, persist)
+
+
+async def _compact(
+    compactor: CompactPort, messages: list[Message], persist: Callable[[list[Message]], None] | None
+) -> CompactResult:
+    # Injected doubles only need ``compact(messages)``; the reference compactor also takes ``persist``.
+    if persist is None:
+        return await compactor.compact(messages)
+    return await compactor.compact(messages, persist=persist)  # type: ignore[call-arg]
