@@ -6,9 +6,11 @@ import errno
 import json
 import logging
 import os
+import re
 import shutil
 import signal
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -1159,3 +1161,180 @@ def hook_then_flow_continues(hook_world: HookWorld) -> None:
         f"the run should still end with the hook's message appended:\n  expected {expected!r}\n"
         f"  got      {hook_world.response!r}"
     )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Session id, title, files and index format (beyond seed)
+# --------------------------------------------------------------------------------------------------------
+
+SESSION_ID = re.compile(r"^session-([0-9a-z]+)-([0-9a-z]{6})$")
+ISO_8601 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
+OPUS = "claude-opus-4-20250514"
+
+
+@when("记下时间后创建一个新会话")
+def ses_when_create_timed(synapse: Implementation, ses_world: SesWorld) -> None:
+    ses_world.snapshot["before_ms"] = int(time.time() * 1000)
+    ses_world.session = synapse.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
+    ses_world.snapshot["after_ms"] = int(time.time() * 1000)
+
+
+@when(parsers.parse("向会话追加 {count:d} 条消息"))
+def ses_when_append_messages(ses_world: SesWorld, count: int) -> None:
+    messages = [
+        _text_message("user" if i % 2 == 0 else "assistant", f"消息 {i}：héllo") for i in range(count)
+    ]
+    ses_world.snapshot["messages"] = messages
+    ses_world.session.append_message(messages)
+
+
+@then("会话 id 应形如 `session-<创建时刻毫秒的 base36>-<6 位 [a-z0-9]>`，时间部分落在创建前后")
+def ses_then_id_format(ses_world: SesWorld) -> None:
+    session_id = ses_world.session.id
+    match = SESSION_ID.match(session_id)
+    assert match, f"the session id should be session-<base36 ms>-<6 chars [a-z0-9]>, got {session_id!r}"
+    millis = int(match.group(1), 36)
+    before, after = ses_world.snapshot["before_ms"], ses_world.snapshot["after_ms"]
+    assert before <= millis <= after, (
+        f"the id's time part should be the creation time in ms (between {before} and {after}), got {millis}"
+    )
+
+
+@then("历史文件应为 `<sessions_dir>/<id>.jsonl`，每行一个 JSON 对象，非 ASCII 文本原样写入")
+def ses_then_history_file(ses_world: SesWorld) -> None:
+    session = ses_world.session
+    expected = ses_world.sessions_dir / f"{session.id}.jsonl"
+    assert Path(session.history_path) == expected, (
+        f"the history file should be <sessions_dir>/<id>.jsonl = {expected}, got {session.history_path}"
+    )
+    assert expected.is_file(), f"the history file {expected} should exist after appending"
+    text = expected.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    messages = ses_world.snapshot["messages"]
+    assert [json.loads(line) for line in lines] == messages, (
+        f"the history file should hold one JSON message per line, in order, got {text!r}"
+    )
+    assert "消息" in text and "héllo" in text and "\\u" not in text, (
+        f"non-ASCII text should be written raw in the JSONL, not as \\u escapes, got {text!r}"
+    )
+
+
+@then('`sessions.json` 应为 `{"version": "1.0.0", "sessions": [...], "updatedAt": ISO-8601}`')
+def ses_then_index_shape(ses_world: SesWorld) -> None:
+    data = _read_index(ses_world.sessions_dir)
+    assert set(data) == {"version", "sessions", "updatedAt"}, (
+        f"sessions.json should have exactly the keys version, sessions, updatedAt, got {sorted(data)!r}"
+    )
+    assert data["version"] == "1.0.0", f"sessions.json version should be '1.0.0', got {data['version']!r}"
+    assert isinstance(data["updatedAt"], str) and ISO_8601.match(data["updatedAt"]), (
+        f"sessions.json updatedAt should be an ISO-8601 timestamp, got {data['updatedAt']!r}"
+    )
+
+
+@then("索引中该会话的条目应含 id、createdAt、updatedAt，messageCount 为 2")
+def ses_then_entry_shape(ses_world: SesWorld) -> None:
+    entry = _index_entry(ses_world.sessions_dir, ses_world.session.id)
+    for key in ("createdAt", "updatedAt"):
+        assert isinstance(entry.get(key), str) and ISO_8601.match(entry[key]), (
+            f"the index entry's {key} should be an ISO-8601 timestamp, got {entry.get(key)!r}"
+        )
+    assert entry.get("messageCount") == 2, (
+        f"the index entry's messageCount should be 2 after appending 2 messages, "
+        f"got {entry.get('messageCount')!r}"
+    )
+
+
+@when(parsers.parse("用 {count:d} 条消息重写会话历史"))
+def ses_when_rewrite_with(ses_world: SesWorld, count: int) -> None:
+    ses_world.session.rewrite_history([_text_message("user", f"重写 {i}") for i in range(count)])
+
+
+@then(parsers.parse("索引中该会话的 messageCount 应为 {count:d}"))
+def ses_then_entry_count(ses_world: SesWorld, count: int) -> None:
+    entry = _index_entry(ses_world.sessions_dir, ses_world.session.id)
+    assert entry.get("messageCount") == count, (
+        f"the index entry's messageCount should follow the history ({count}), "
+        f"got {entry.get('messageCount')!r}"
+    )
+    assert ses_world.session.message_count == count, (
+        f"the session's message_count should be {count}, got {ses_world.session.message_count!r}"
+    )
+
+
+@when(parsers.parse('追加第一条用户消息，文本部分为 "{parts}"（以 ` + ` 分隔）'))
+def ses_when_append_first_user(ses_world: SesWorld, parts: str) -> None:
+    content = [{"type": "text", "text": part} for part in parts.split(" + ")]
+    ses_world.session.append_message({"role": "user", "content": content})
+
+
+@then(parsers.parse('标题应为 "{title}"，索引中亦然'))
+def ses_then_title(ses_world: SesWorld, title: str) -> None:
+    assert ses_world.session.title == title, (
+        f"the title should be the first user message's text parts joined by a space, at most 50 chars "
+        f"(47 + '...'): expected {title!r}, got {ses_world.session.title!r}"
+    )
+    entry = _index_entry(ses_world.sessions_dir, ses_world.session.id)
+    assert entry.get("title") == title, (
+        f"the index entry's title should be {title!r}, got {entry.get('title')!r}"
+    )
+
+
+@when("会话以模型 `claude-opus-4-20250514` 记录一轮 usage")
+def ses_when_usage_with_model(ses_world: SesWorld) -> None:
+    ses_world.session.update_usage(dict.fromkeys(ROUND_KEYS, 10), OPUS)
+
+
+@then("`getUsage()` 与索引中的 usage.model 都应为 `claude-opus-4-20250514`")
+def ses_then_usage_model(ses_world: SesWorld) -> None:
+    model = ses_world.session.get_usage().get("model")
+    assert model == OPUS, f"update_usage(u, model) should switch usage.model to {OPUS!r}, got {model!r}"
+    entry = _index_entry(ses_world.sessions_dir, ses_world.session.id)
+    stored = (entry.get("usage") or {}).get("model")
+    assert stored == OPUS, (
+        f"the index entry's usage.model should be {OPUS!r} after the switch, got {stored!r}"
+    )
+
+
+@given(parsers.parse("`SYNAPSE_MAX_SESSIONS` 设为 {limit:d}"))
+def ses_given_max_sessions(ses_world: SesWorld, monkeypatch: pytest.MonkeyPatch, limit: int) -> None:
+    # ses_world first: its fixture clears SYNAPSE_MAX_SESSIONS.
+    monkeypatch.setenv("SYNAPSE_MAX_SESSIONS", str(limit))
+
+
+@given(parsers.parse("已依次创建 {count:d} 个会话，每个都有历史文件和会话目录"))
+def ses_given_sessions_with_files(synapse: Implementation, ses_world: SesWorld, count: int) -> None:
+    ids: list[str] = []
+    for i in range(count):
+        session = synapse.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
+        session.append_message(_text_message("user", f"会话 {i}"))
+        offload = Path(session.offload_dir)
+        offload.mkdir(parents=True, exist_ok=True)
+        (offload / "kept.txt").write_text("offloaded", encoding="utf-8")
+        ids.append(session.id)
+        time.sleep(0.002)  # distinct creation times
+    ses_world.snapshot["older_ids"] = ids
+
+
+@then(parsers.parse("`sessions.json` 应按从新到旧只列出最近的 {limit:d} 个会话"))
+def ses_then_newest_kept(ses_world: SesWorld, limit: int) -> None:
+    listed = [e.get("id") for e in _read_index(ses_world.sessions_dir)["sessions"]]
+    expected = [ses_world.session.id, *reversed(ses_world.snapshot["older_ids"])][:limit]
+    assert listed == expected, (
+        f"with SYNAPSE_MAX_SESSIONS={limit} sessions.json should list the newest {limit} sessions, "
+        f"newest first: expected {expected!r}, got {listed!r}"
+    )
+
+
+@then("最早的会话的历史文件和会话目录应被删除，其余会话的文件保留")
+def ses_then_oldest_files_deleted(ses_world: SesWorld) -> None:
+    oldest, *kept = ses_world.snapshot["older_ids"]
+    directory = ses_world.sessions_dir
+    assert not (directory / f"{oldest}.jsonl").exists(), (
+        f"the evicted session's history {oldest}.jsonl should be deleted"
+    )
+    assert not (directory / oldest).exists(), f"the evicted session's directory {oldest}/ should be deleted"
+    for session_id in kept:
+        assert (directory / f"{session_id}.jsonl").is_file(), (
+            f"the kept session's history {session_id}.jsonl should stay"
+        )
+        assert (directory / session_id).is_dir(), f"the kept session's directory {session_id}/ should stay"

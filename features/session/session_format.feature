@@ -1,0 +1,45 @@
+@session @beyond-seed
+Feature: 会话的 id、标题、文件与索引格式
+  What another implementation must honour so that its sessions directory stays interchangeable:
+  the id format, the title rule, the history file name, the on-disk shape of `sessions.json`, the
+  message count kept in the index, the model switch of the usage and the eviction of old sessions.
+
+  @SES-016
+  Scenario: 新会话的 id、历史文件与索引格式
+    Given 一个空的会话目录
+    When 记下时间后创建一个新会话
+    And 向会话追加 2 条消息
+    Then 会话 id 应形如 `session-<创建时刻毫秒的 base36>-<6 位 [a-z0-9]>`，时间部分落在创建前后
+    And 历史文件应为 `<sessions_dir>/<id>.jsonl`，每行一个 JSON 对象，非 ASCII 文本原样写入
+    And `sessions.json` 应为 `{"version": "1.0.0", "sessions": [...], "updatedAt": ISO-8601}`
+    And 索引中该会话的条目应含 id、createdAt、updatedAt，messageCount 为 2
+    When 用 1 条消息重写会话历史
+    Then 索引中该会话的 messageCount 应为 1
+    When 执行 `clear()`
+    Then 索引中该会话的 messageCount 应为 0
+
+  @SES-017
+  Scenario Outline: 标题取自第一条用户消息，超过 50 字符截为 47 字符加 `...`
+    When 创建一个新会话
+    And 追加第一条用户消息，文本部分为 "<parts>"（以 ` + ` 分隔）
+    Then 标题应为 "<title>"，索引中亦然
+
+    Examples:
+      | case         | parts                                                          | title                                              |
+      | 多个文本部分 | 修复 + 登录页面                                                 | 修复 登录页面                                      |
+      | 恰好 50 字符 | 01234567890123456789012345678901234567890123456789             | 01234567890123456789012345678901234567890123456789 |
+      | 51 字符      | 012345678901234567890123456789012345678901234567890            | 01234567890123456789012345678901234567890123456... |
+
+  @SES-018
+  Scenario: `update_usage` 传入模型时切换 usage 的模型
+    When 创建一个新会话
+    And 会话以模型 `claude-opus-4-20250514` 记录一轮 usage
+    Then `getUsage()` 与索引中的 usage.model 都应为 `claude-opus-4-20250514`
+
+  @SES-019
+  Scenario: 超过 `SYNAPSE_MAX_SESSIONS` 时淘汰最旧的会话及其文件
+    Given `SYNAPSE_MAX_SESSIONS` 设为 3
+    And 已依次创建 3 个会话，每个都有历史文件和会话目录
+    When 创建一个新会话
+    Then `sessions.json` 应按从新到旧只列出最近的 3 个会话
+    And 最早的会话的历史文件和会话目录应被删除，其余会话的文件保留
