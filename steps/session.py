@@ -799,6 +799,14 @@ def ses_then_corrupt_backup_kept(ses_world: SesWorld) -> None:
     ses_world.snapshot["backup"] = backups[0]
 
 
+@then("备份文件名应以 `sessions.json.corrupt-` 开头")
+def ses_then_backup_prefix(ses_world: SesWorld) -> None:
+    backup: Path = ses_world.snapshot["backup"]
+    assert backup.name.startswith("sessions.json.corrupt-"), (
+        f"the corrupt index backup should be named sessions.json.corrupt-<stamp>, got {backup.name!r}"
+    )
+
+
 @then("应记录 warning 指出备份文件的位置")
 def ses_then_backup_warning(ses_world: SesWorld, caplog: pytest.LogCaptureFixture) -> None:
     backup: Path = ses_world.snapshot["backup"]
@@ -1295,10 +1303,15 @@ def ses_then_usage_model(ses_world: SesWorld) -> None:
     )
 
 
-@given(parsers.parse("`SYNAPSE_MAX_SESSIONS` 设为 {limit:d}"))
-def ses_given_max_sessions(ses_world: SesWorld, monkeypatch: pytest.MonkeyPatch, limit: int) -> None:
+@given(parsers.parse("`SYNAPSE_MAX_SESSIONS` 为 {setting}，即最多保留 {limit:d} 个会话"))
+def ses_given_max_sessions(
+    ses_world: SesWorld, monkeypatch: pytest.MonkeyPatch, setting: str, limit: int
+) -> None:
     # ses_world first: its fixture clears SYNAPSE_MAX_SESSIONS.
-    monkeypatch.setenv("SYNAPSE_MAX_SESSIONS", str(limit))
+    if setting == "(未设置)":
+        monkeypatch.delenv("SYNAPSE_MAX_SESSIONS", raising=False)
+    else:
+        monkeypatch.setenv("SYNAPSE_MAX_SESSIONS", setting)
 
 
 @given(parsers.parse("已依次创建 {count:d} 个会话，每个都有历史文件和会话目录"))

@@ -29,6 +29,8 @@ Feature: Session 索引一致性（超出种子的修正）
     When 创建一个新会话
     Then `Session.list()` 应只列出新会话
     And 损坏的索引应以原内容另存在 `sessions.json` 旁
+    And 备份文件名应以 `sessions.json.corrupt-` 开头
+    And `sessions.json` 应为 `{"version": "1.0.0", "sessions": [...], "updatedAt": ISO-8601}`
     And 应记录 warning 指出备份文件的位置
 
     Examples:

@@ -37,9 +37,15 @@ Feature: 会话的 id、标题、文件与索引格式
     Then `getUsage()` 与索引中的 usage.model 都应为 `claude-opus-4-20250514`
 
   @SES-019
-  Scenario: 超过 `SYNAPSE_MAX_SESSIONS` 时淘汰最旧的会话及其文件
-    Given `SYNAPSE_MAX_SESSIONS` 设为 3
-    And 已依次创建 3 个会话，每个都有历史文件和会话目录
+  Scenario Outline: 超过 `SYNAPSE_MAX_SESSIONS` 时淘汰最旧的会话及其文件
+    Given `SYNAPSE_MAX_SESSIONS` 为 <setting>，即最多保留 <limit> 个会话
+    And 已依次创建 <limit> 个会话，每个都有历史文件和会话目录
     When 创建一个新会话
-    Then `sessions.json` 应按从新到旧只列出最近的 3 个会话
+    Then `sessions.json` 应按从新到旧只列出最近的 <limit> 个会话
     And 最早的会话的历史文件和会话目录应被删除，其余会话的文件保留
+
+    Examples:
+      | case   | setting  | limit |
+      | 设为 1 | 1        | 1     |
+      | 设为 3 | 3        | 3     |
+      | 默认   | (未设置) | 100   |
