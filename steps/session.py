@@ -220,7 +220,8 @@ def ses_given_max_rounds_setting(ses_world: SesWorld, monkeypatch: pytest.Monkey
         ses_world.snapshot["limit"] = 50
     else:
         monkeypatch.setenv("SYNAPSE_MAX_ROUNDS_KEPT", setting)
-        ses_world.snapshot["limit"] = int(setting)
+        # Zero (or less) is no limit a user meant: it falls back to the default of 50.
+        ses_world.snapshot["limit"] = int(setting) if int(setting) > 0 else 50
 
 
 @given("连续累积超过 `MAX_ROUNDS_KEPT` 的 usage 轮次")
@@ -1351,3 +1352,43 @@ def ses_then_oldest_files_deleted(ses_world: SesWorld) -> None:
             f"the kept session's history {session_id}.jsonl should stay"
         )
         assert (directory / session_id).is_dir(), f"the kept session's directory {session_id}/ should stay"
+
+
+@given("一份 usage 记录")
+def ses_given_usage_record(ses_world: SesWorld, datatable: list[list[str]]) -> None:
+    (row,) = _table(datatable)
+    ses_world.usage = {
+        "model": SONNET,
+        **{key: int(row[key]) for key in TOTAL_KEYS},
+        "rounds": [],
+        "totalCost": float(row["totalCost"]),
+    }
+
+
+@given('一份只有 model 的 usage 记录 `{"model": "unknown-model"}`')
+def ses_given_sparse_usage(ses_world: SesWorld) -> None:
+    ses_world.usage = {"model": "unknown-model"}
+
+
+@when("无定价表时向这份记录累积一轮 usage")
+def ses_when_accumulate_sparse(
+    synapse: Implementation, ses_world: SesWorld, datatable: list[list[str]]
+) -> None:
+    (row,) = _table(datatable)
+    ses_world.round_template = _round(row)
+    assert ses_world.usage is not None
+    ses_world.usage = synapse.accumulate_usage(ses_world.usage, dict(ses_world.round_template), None)
+
+
+@then("累积结果的 totals 应等于这一轮，`totalCost` 键存在且为 null")
+def ses_then_sparse_totals(ses_world: SesWorld) -> None:
+    usage = ses_world.usage
+    assert usage is not None
+    totals = {total: usage.get(total) for total in TOTAL_KEYS}
+    expected = {
+        total: ses_world.round_template[key] for total, key in zip(TOTAL_KEYS, ROUND_KEYS, strict=True)
+    }
+    assert totals == expected, f"missing totals should count from 0: expected {expected!r}, got {totals!r}"
+    assert "totalCost" in usage and usage["totalCost"] is None, (
+        f"without a price the accumulated record should carry totalCost: null, got {usage!r}"
+    )

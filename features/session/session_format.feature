@@ -49,3 +49,29 @@ Feature: 会话的 id、标题、文件与索引格式
       | 设为 1 | 1        | 1     |
       | 设为 3 | 3        | 3     |
       | 默认   | (未设置) | 100   |
+
+  @SES-020
+  Scenario Outline: `/cost` 按分显示已知费用，恰好半分时进位
+    Given 一份 usage 记录
+      | totalInputOther | totalOutput | totalCacheRead | totalCacheCreation | totalCost   |
+      | 1000            | 2000        | 3000           | 0                  | <totalCost> |
+    When 调用 `formatCostOutput(usage)`
+    Then 输出应为 `Token: 4,000 in / 2,000 out | Cache: 3,000 read / 0 write (75% hit) | Cost: <shown>`
+
+    Examples:
+      | case     | totalCost | shown  |
+      | 整分     | 0.42      | $0.42  |
+      | 恰好半分 | 0.125     | $0.13  |
+      | 两位小数 | 12.5      | $12.50 |
+
+  @SES-021
+  Scenario: 缺少 totals 与 `totalCost` 键的 usage 记录按 0 与未知处理
+    Given 一份只有 model 的 usage 记录 `{"model": "unknown-model"}`
+    When 调用 `formatCostOutput(usage)`
+    Then 输出应为 `Token: 0 in / 0 out | Cache: 0 read / 0 write (0% hit) | Cost: $0.00`
+    When 无定价表时向这份记录累积一轮 usage
+      | inputOther | output | inputCacheRead | inputCacheCreation |
+      | 100        | 50     | 300            | 100                |
+    Then 累积结果的 totals 应等于这一轮，`totalCost` 键存在且为 null
+    When 调用 `formatCostOutput(usage)`
+    Then 输出应为 `Token: 500 in / 50 out | Cache: 300 read / 100 write (60% hit) | Cost: N/A`

@@ -47,3 +47,5 @@ Feature: Session Usage 统计稳定性
       | setting | rounds | limit |
       | 未设置  | 55     | 50    |
       | 5       | 7      | 5     |
+      | 1       | 3      | 1     |
+      | 0       | 55     | 50    |
