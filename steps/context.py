@@ -216,6 +216,8 @@ class CtxState:
     compact_calls_before: int = 0
     log_mark: int = 0
     probes: list[CtxProbe] = field(default_factory=list)
+    compact_results: list[contract.CompactResult] = field(default_factory=list)
+    calls_after_first: int = 0
 
     @property
     def offloaded_dir(self) -> Path:
@@ -1611,3 +1613,137 @@ def ctx_then_file_kinds(ctx_state: CtxState, first: int, second: int) -> None:
         assert path is not None and Path(path).suffix == suffix, (
             f"message {number} should go to a {suffix} file"
         )
+
+
+@then("没有消息被卸载时编排结果的 `offloadResult` 应为空")
+def ctx_then_no_offload_result(ctx_state: CtxState) -> None:
+    assert ctx_state.offload_double.report["offloadedCount"] == 0, "scenario data: nothing is offloaded"
+    result = _ctx_orch_result(ctx_state)
+    assert result.offload_result is None, (
+        f"offloadResult should be None when nothing was offloaded, got {result.offload_result!r}"
+    )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Feature: Context 压缩器默认参数、卸载环境变量与阈值边界
+# --------------------------------------------------------------------------------------------------------
+
+
+@given(
+    parsers.parse(
+        '一个会话 offload 目录与脚本化模型 "main-model"，其总结前 `{failures:d}` 次失败、之后回复 "{text}"'
+    )
+)
+def ctx_given_failing_then_summary(
+    ctx_state: CtxState, synapse: contract.Implementation, failures: int, text: str
+) -> None:
+    ctx_state.llm = synapse.scripted_llm("main-model")
+    ctx_state.summary = text.replace("\\n", "\n")
+    ctx_state.llm.fail(RuntimeError(SUMMARY_ERROR), times=failures).reply_text(ctx_state.summary)
+
+
+@when("用不传 `preserveCount`、`targetTokens`、`retryCount` 的 ContextCompactor 压缩两次")
+def ctx_when_default_compactor_twice(
+    ctx_state: CtxState, synapse: contract.Implementation, recording_sleep: RecordingSleep
+) -> None:
+    compactor = synapse.context_compactor(
+        _ctx_storage(ctx_state, synapse),
+        _ctx_llm(ctx_state),
+        token_counter=ctx_state.counter,
+        sleep=recording_sleep,
+    )
+    ctx_state.snapshot = copy.deepcopy(ctx_state.messages)
+    for attempt in range(2):
+        try:
+            ctx_state.compact_results.append(run(compactor.compact(copy.deepcopy(ctx_state.messages))))
+        except Exception as exc:
+            pytest.fail(
+                f"compact #{attempt + 1} raised {exc!r}; a failed summary should be reported, not raised"
+            )
+        if attempt == 0:
+            ctx_state.calls_after_first = len(_ctx_llm(ctx_state).calls)
+
+
+@then(
+    parsers.parse(
+        "第一次压缩应在 `{attempts:d}` 次尝试后失败并保留原历史，每次请求的 `maxTokens` 为 `{max_tokens:d}`"
+    )
+)
+def ctx_then_default_compactor_fails(ctx_state: CtxState, attempts: int, max_tokens: int) -> None:
+    first = ctx_state.compact_results[0]
+    assert ctx_state.calls_after_first == attempts, (
+        f"the default retryCount should give {attempts} summary attempts in total, "
+        f"got {ctx_state.calls_after_first}"
+    )
+    assert first.success is False, "the compaction should fail once every attempt failed"
+    assert first.messages == ctx_state.snapshot, "a failed compaction should keep the original history"
+    sent = [c.max_tokens for c in _ctx_llm(ctx_state).calls]
+    assert sent and all(m == max_tokens for m in sent), (
+        f"the default targetTokens should send maxTokens={max_tokens} (1.2 x target), got {sent}"
+    )
+
+
+@then(parsers.parse("第二次压缩应成功，结果为总结消息加最后 `{count:d}` 条原消息"))
+def ctx_then_default_compactor_keeps(ctx_state: CtxState, count: int) -> None:
+    assert len(ctx_state.compact_results) == 2, "compact should have run twice"
+    second = ctx_state.compact_results[1]
+    assert ctx_state.summary is not None
+    assert second.success is True, "the second compaction should succeed with the scripted summary"
+    expected = [
+        _ctx_text_message("user", COMPRESSED_PREFIX + ctx_state.summary),
+        *ctx_state.snapshot[-count:],
+    ]
+    assert second.messages == expected, (
+        f"the default preserveCount should keep the last {count} messages after the summary"
+    )
+    assert second.preserved_count == count, f"preservedCount should be {count}, got {second.preserved_count}"
+
+
+@given(parsers.parse('一个总结请求总是失败的脚本化模型 "{model}"'))
+def ctx_given_always_failing(ctx_state: CtxState, synapse: contract.Implementation, model: str) -> None:
+    ctx_state.llm = synapse.scripted_llm(model).fail(RuntimeError(SUMMARY_ERROR), times=10)
+
+
+@given(parsers.parse("调整第 `{number:d}` 条消息的长度使历史恰好为 `{tokens:d}` tokens"))
+def ctx_given_exact_tokens(ctx_state: CtxState, number: int, tokens: int) -> None:
+    message = ctx_state.messages[number - 1]
+    text = _ctx_text(message)
+    missing = tokens - message_tokens(ctx_state.messages)
+    assert len(text) + missing > 0, "scenario data: the message is too short to adjust"
+    ctx_state.messages[number - 1] = {
+        **message,
+        "content": [{"type": "text", "text": text[0] * (len(text) + missing)}],
+    }
+    assert message_tokens(ctx_state.messages) == tokens, "scenario data: could not reach the token count"
+
+
+@then(parsers.re(r"只有第 `(?P<numbers>[0-9,]+)` 条消息应被卸载|不应卸载任何消息"))
+def ctx_then_offloaded_numbers(ctx_state: CtxState, numbers: str | None = None) -> None:
+    result = _ctx_orch_result(ctx_state)
+    if not numbers:
+        assert result.offload_result is None, "nothing should be offloaded below the threshold"
+        assert result.messages == ctx_state.snapshot, "the history should be returned unchanged"
+        assert _ctx_files(ctx_state.offloaded_dir) == [], "no offload file should be written"
+        return
+    expected = [int(n) - 1 for n in numbers.split(",")]
+    paths = _ctx_offloaded_paths(ctx_state)
+    assert sorted(paths) == expected, (
+        f"exactly messages {numbers} (1-based) should become references, got {[i + 1 for i in sorted(paths)]}"
+    )
+    for index, path in paths.items():
+        assert Path(path).read_text(encoding="utf-8") == _ctx_text(ctx_state.snapshot[index]), (
+            f"the file of message {index + 1} should hold its original text"
+        )
+
+
+@then(parsers.parse("总结应共尝试 `{attempts:d}` 次且压缩失败后保留卸载后的消息"))
+def ctx_then_real_attempts(ctx_state: CtxState, attempts: int) -> None:
+    calls = _ctx_llm(ctx_state).calls
+    assert len(calls) == attempts, (
+        f"the compaction should try the summary {attempts} time(s), got {len(calls)}"
+    )
+    result = _ctx_orch_result(ctx_state)
+    assert result.compact_result is None, "a failed compaction should not be reported as compactResult"
+    offload = result.offload_result
+    assert offload is not None, "messages were offloaded, so offloadResult should be present"
+    assert result.messages == offload.messages, "after a failed compaction the offloaded history is kept"

@@ -23,6 +23,7 @@ Feature: Context compaction 触发规则
     When `ContextOrchestrator.offloadIfNeeded(...)` 执行
     Then 应调用 `ContextCompactor.compact(...)`
     And 编排结果应采用 compact 替身返回的消息
+    And 没有消息被卸载时编排结果的 `offloadResult` 应为空
 
     Examples:
       | 此前                               |
