@@ -75,3 +75,21 @@ Feature: 会话的 id、标题、文件与索引格式
     Then 累积结果的 totals 应等于这一轮，`totalCost` 键存在且为 null
     When 调用 `formatCostOutput(usage)`
     Then 输出应为 `Token: 500 in / 50 out | Cache: 300 read / 100 write (60% hit) | Cost: N/A`
+
+  @SES-022
+  Scenario: 历史文件中的空行与损坏行之后的合法行都应加载
+    Given history 文件中部分行为非法 JSON
+      """
+      {"role":"user","content":[{"type":"text","text":"第一条"}]}
+
+      {"role":"assistant","content":[{"type":"text","text":"空行之后"}]}
+      not json at all
+      {"role":"user","content":[{"type":"text","text":"坏行之后"}]}
+      """
+    When 调用 `session.loadHistory()`
+    Then 非法行应被跳过
+    And 其余合法消息仍可成功加载
+      | role      | text     |
+      | user      | 第一条   |
+      | assistant | 空行之后 |
+      | user      | 坏行之后 |
