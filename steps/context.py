@@ -1747,3 +1747,43 @@ def ctx_then_real_attempts(ctx_state: CtxState, attempts: int) -> None:
     offload = result.offload_result
     assert offload is not None, "messages were offloaded, so offloadResult should be present"
     assert result.messages == offload.messages, "after a failed compaction the offloaded history is kept"
+
+
+@given(parsers.parse("ContextCompactor 的 `preserveCount={count:d}`"))
+def ctx_given_preserve_count(ctx_state: CtxState, count: int) -> None:
+    ctx_state.preserve_count = count
+
+
+@given("模型第一次的总结回复为空")
+def ctx_given_empty_summary(ctx_state: CtxState) -> None:
+    _ctx_llm(ctx_state).reply_text("")
+
+
+@then("压缩应被跳过：历史原样返回、`success=true` 且未调用总结模型")
+def ctx_then_compact_skipped(ctx_state: CtxState) -> None:
+    result = _ctx_compacted(ctx_state)
+    assert result.success is True, "a compaction with nothing to summarise should report success=true"
+    assert result.messages == ctx_state.snapshot, (
+        "the split point moves back to message 0 (the whole tool round is kept), so the history is unchanged"
+    )
+    assert result.preserved_count == len(ctx_state.snapshot), (
+        f"every message is preserved, preservedCount should be {len(ctx_state.snapshot)}, "
+        f"got {result.preserved_count}"
+    )
+    assert result.freed_tokens == 0, f"nothing is freed, got freedTokens={result.freed_tokens}"
+    calls = _ctx_llm(ctx_state).calls
+    assert calls == [], f"the summary model must not be called, got {len(calls)} call(s)"
+
+
+@then(parsers.parse("模型应被调用 `{count:d}` 次，两次之间等待 `{delay:g}` 秒"))
+def ctx_then_called_with_wait(
+    ctx_state: CtxState, count: int, delay: float, recording_sleep: RecordingSleep
+) -> None:
+    calls = _ctx_llm(ctx_state).calls
+    assert len(calls) == count, (
+        f"an empty summary counts as a failed attempt, so the model should be called {count} times, "
+        f"got {len(calls)}"
+    )
+    assert recording_sleep.delays == [pytest.approx(delay)], (
+        f"one wait of {delay}s after the empty reply expected, got {recording_sleep.delays}"
+    )

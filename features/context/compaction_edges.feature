@@ -1,0 +1,64 @@
+@context @beyond-seed
+Feature: 压缩的保留数、分割点与空总结的边界
+  Pins edges the seeds leave open: `preserveCount=0` summarises the whole history, a tool round that
+  starts at the very first message keeps the history uncompacted, an assistant tool call without results
+  right before the split point moves into the kept tail, and an empty summary reply counts as a failed
+  attempt that is retried.
+
+  Background:
+    Given 一个会话 offload 目录与一个使用脚本化模型 "main-model" 的 ContextCompactor（`preserveCount=5`）
+
+  @CTX-030
+  Scenario: preserveCount=0 时整个历史都被总结
+    Given ContextCompactor 的 `preserveCount=0`
+    And 模型的总结回复为 "## Current Status\n全部已总结"
+    And 历史消息为:
+      | role      | text | call |
+      | user      | 开始   |      |
+      | assistant | 好的   |      |
+      | user      | 继续   |      |
+      | assistant | 收到   |      |
+    When 执行 compact
+    Then `preservedCount` 应为 `0`
+
+  @CTX-031
+  Scenario: 工具轮次从第一条消息开始且分割点落在其结果上时不压缩
+    Given 模型的总结回复为 "## Current Status\n不应使用"
+    And 历史消息为:
+      | role      | text    | call |
+      | assistant | 调用 read | c1   |
+      | tool      | 文件内容    | c1   |
+      | assistant | 读完了     |      |
+      | user      | 继续      |      |
+      | assistant | 好的      |      |
+      | user      | 谢谢      |      |
+    When 执行 compact
+    Then 压缩应被跳过：历史原样返回、`success=true` 且未调用总结模型
+
+  @CTX-032
+  Scenario: 分割点前紧邻一条没有结果的 assistant toolCall 时，该消息移入保留部分
+    Given ContextCompactor 的 `preserveCount=4`
+    And 模型的总结回复为 "## Current Status\n摘要"
+    And 历史消息为:
+      | role      | text    | call |
+      | user      | 开始      |      |
+      | user      | 补充      |      |
+      | assistant | 好的      |      |
+      | assistant | 调用 read | c9   |
+      | user      | 算了，不用读  |      |
+      | assistant | 好的      |      |
+      | user      | 继续      |      |
+      | assistant | 收到      |      |
+    When 执行 compact
+    Then 发送给总结模型的历史不应以未得到结果的 toolCalls 结尾
+    And `preservedCount` 应为 `5`
+
+  @CTX-033
+  Scenario: 空的总结回复算作一次失败的尝试并会重试
+    Given ContextCompactor 的 `retryCount=3`
+    And 模型第一次的总结回复为空
+    And 模型的总结回复为 "## Current Status\n第二次的摘要"
+    And 历史消息为 8 条普通对话消息
+    When 执行 compact
+    Then 模型应被调用 `2` 次，两次之间等待 `0.1` 秒
+    And `preservedCount` 应为 `5`
