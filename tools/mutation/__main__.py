@@ -255,7 +255,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             [x for m in mutators.values() for x in m.mutants], args.sample, args.seed, args.mutant
         )
         ready, outcomes = prepare(mutators, chosen)
-        known, unmatched = match_equivalents([p.mutant for p in ready], equivalents)
+        known, _ = match_equivalents([p.mutant for p in ready], equivalents)
+        # Stale entries are judged against every mutant of the modules, not just a sample of them.
+        everything = [x for m in mutators.values() for x in m.mutants]
+        _, unmatched = match_equivalents(everything, [e for e in equivalents if e.module in mutators])
         outcomes += [Outcome(p.mutant, EQUIVALENT) for p in ready if p.mutant.id in known]
         ready = [p for p in ready if p.mutant.id not in known]
         log(
