@@ -1787,3 +1787,57 @@ def ctx_then_called_with_wait(
     assert recording_sleep.delays == [pytest.approx(delay)], (
         f"one wait of {delay}s after the empty reply expected, got {recording_sleep.delays}"
     )
+
+
+_CTX_IMAGE_PART: dict[str, Any] = {"type": "image", "data": "aGVsbG8=", "mimeType": "image/png"}
+
+
+@given(
+    parsers.parse(
+        '第 `{number:d}` 条消息的内容改为文本片段 "{first}"、一个图片片段与文本片段 "{second}"，'
+        "各重复 `{repeat:d}` 次"
+    )
+)
+def ctx_given_multipart(ctx_state: CtxState, number: int, first: str, second: str, repeat: int) -> None:
+    message = ctx_state.messages[number - 1]
+    ctx_state.messages[number - 1] = {
+        **message,
+        "content": [
+            {"type": "text", "text": first * repeat},
+            dict(_CTX_IMAGE_PART),
+            {"type": "text", "text": second * repeat},
+        ],
+    }
+
+
+@given(parsers.parse("第 `{number:d}` 条消息的内容前加入一个图片片段"))
+def ctx_given_leading_image(ctx_state: CtxState, number: int) -> None:
+    message = ctx_state.messages[number - 1]
+    content = message.get("content")
+    assert isinstance(content, list), "scenario data: the message should have a list of parts"
+    ctx_state.messages[number - 1] = {**message, "content": [dict(_CTX_IMAGE_PART), *content]}
+
+
+@then(parsers.parse("第 `{number:d}` 条消息的卸载文件内容应为其文本片段以换行连接"))
+def ctx_then_multipart_file(ctx_state: CtxState, number: int) -> None:
+    result = _ctx_result(ctx_state)
+    original = ctx_state.snapshot[number - 1]
+    texts = [p["text"] for p in original["content"] if p.get("type") == "text"]
+    path = _ctx_reference_path(result.messages[number - 1])
+    assert path is not None, f"message {number} should become a `Tool result is at: <path>` reference"
+    assert Path(path).read_text(encoding="utf-8") == "\n".join(texts), (
+        f"the offload file of message {number} should hold its text parts joined with a newline "
+        "(non-text parts left out)"
+    )
+
+
+@then(parsers.parse('总结模型看到的第 `{number:d}` 条消息应为 "{text}"'))
+def ctx_then_summary_sees(ctx_state: CtxState, number: int, text: str) -> None:
+    calls = _ctx_llm(ctx_state).calls
+    assert len(calls) == 1, f"one summary call expected, got {len(calls)}"
+    sent = list(calls[0].messages)
+    assert len(sent) >= number, f"the summary model should see at least {number} messages"
+    assert _ctx_text(sent[number - 1]) == text, (
+        f"message {number} is an offload reference, the summary should see the file content {text!r}, "
+        f"got {_ctx_text(sent[number - 1])!r}"
+    )

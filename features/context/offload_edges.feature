@@ -1,0 +1,44 @@
+@context @beyond-seed
+Feature: 多片段 tool 消息的卸载与恢复
+  Pins how tool messages whose content has several parts are handled: the offloaded file holds the text
+  parts joined with a newline (other parts are ignored), and a reference is found in the first text part
+  even after a non-text part, with or without a space after `Tool result is at:`.
+
+  @CTX-034
+  Scenario: 多个文本片段的 tool 消息卸载后文件内容为各片段以换行连接
+    Given 一个每字符计 1 token 的计数器与一个空的会话 offload 目录
+    And ContextManager 参数为 `scanRatio=1` 与 `minChars=50`
+    And 历史消息为:
+      | role | text | repeat |
+      | tool | a    | 60     |
+      | user | 继续   | 1      |
+    And 第 `1` 条消息的内容改为文本片段 "第一段输出"、一个图片片段与文本片段 "第二段输出"，各重复 `20` 次
+    And 当前 token 超过 offload 阈值
+    When 调用 `offloadIfNeeded(messages)`
+    Then `offloadedCount` 应为 `1`
+    And 第 `1` 条消息的卸载文件内容应为其文本片段以换行连接
+
+  @CTX-035
+  Scenario: 恢复时引用位于非文本片段之后或冒号后没有空格也应被识别
+    Given 一个会话 offload 目录与一个使用脚本化模型 "main-model" 的 ContextCompactor（`preserveCount=5`）
+    And offload 文件:
+      | file                     | content |
+      | {offloaded}/first.txt    | 第一个工具输出 |
+      | {offloaded}/second.txt   | 第二个工具输出 |
+    And 模型的总结回复为 "## Current Status\n摘要"
+    And 历史消息为:
+      | role      | text                                    | call  |
+      | user      | 读取两个文件                                  |       |
+      | assistant | 调用 read                                 | c1,c2 |
+      | tool      | Tool result is at: {offloaded}/first.txt | c1    |
+      | tool      | Tool result is at:{offloaded}/second.txt | c2    |
+      | assistant | 读完了                                     |       |
+      | user      | 继续                                      |       |
+      | assistant | 好的                                      |       |
+      | user      | 谢谢                                      |       |
+      | assistant | 不客气                                     |       |
+      | user      | 再见                                      |       |
+    And 第 `3` 条消息的内容前加入一个图片片段
+    When 执行 compact
+    Then 总结模型看到的第 `3` 条消息应为 "第一个工具输出"
+    And 总结模型看到的第 `4` 条消息应为 "第二个工具输出"
