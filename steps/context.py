@@ -1841,3 +1841,45 @@ def ctx_then_summary_sees(ctx_state: CtxState, number: int, text: str) -> None:
         f"message {number} is an offload reference, the summary should see the file content {text!r}, "
         f"got {_ctx_text(sent[number - 1])!r}"
     )
+
+
+class CtxFailingSaveStorage:
+    """Wraps the real storage; the ``fail_on``-th ``save`` raises instead of writing."""
+
+    def __init__(self, inner: contract.OffloadStorage, fail_on: int) -> None:
+        self.inner = inner
+        self.fail_on = fail_on
+        self.saves = 0
+
+    @property
+    def offloaded_dir(self) -> Path:
+        return self.inner.offloaded_dir
+
+    def save(self, content: str, ext: str | None = None) -> str:
+        self.saves += 1
+        if self.saves == self.fail_on:
+            raise OSError("disk full")
+        return self.inner.save(content, ext)
+
+    def list_files(self) -> list[str]:
+        return self.inner.list_files()
+
+    def remove(self, path: str) -> None:
+        self.inner.remove(path)
+
+
+@given(parsers.parse("offload 存储写入第 `{number:d}` 个文件时失败"))
+def ctx_given_failing_save(ctx_state: CtxState, synapse: contract.Implementation, number: int) -> None:
+    ctx_state.storage = CtxFailingSaveStorage(_ctx_storage(ctx_state, synapse), number)
+
+
+@then(parsers.parse("第 `{failed:d}` 条消息应保持原样并记录 warning，第 `{offloaded:d}` 条消息应被卸载"))
+def ctx_then_failed_save_skipped(
+    ctx_state: CtxState, caplog: pytest.LogCaptureFixture, failed: int, offloaded: int
+) -> None:
+    result = _ctx_result(ctx_state)
+    assert result.messages[failed - 1] == ctx_state.snapshot[failed - 1], (
+        f"message {failed} could not be saved, so it should stay inline unchanged"
+    )
+    _ctx_assert_offloaded(ctx_state, offloaded - 1)
+    assert _ctx_synapse_warnings(caplog), "a failed offload write should be logged as a warning"

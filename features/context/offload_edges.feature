@@ -42,3 +42,18 @@ Feature: 多片段 tool 消息的卸载与恢复
     When 执行 compact
     Then 总结模型看到的第 `3` 条消息应为 "第一个工具输出"
     And 总结模型看到的第 `4` 条消息应为 "第二个工具输出"
+
+  @CTX-036
+  Scenario: 写入卸载文件失败的消息保持原样并记录 warning，其后的消息照常卸载
+    Given 一个每字符计 1 token 的计数器与一个空的会话 offload 目录
+    And ContextManager 参数为 `scanRatio=1` 与 `minChars=50`
+    And 历史消息为:
+      | role | text | repeat |
+      | tool | a    | 60     |
+      | tool | b    | 60     |
+      | user | 继续   | 1      |
+    And offload 存储写入第 `1` 个文件时失败
+    And 当前 token 超过 offload 阈值
+    When 调用 `offloadIfNeeded(messages)`
+    Then `offloadedCount` 应为 `1`
+    And 第 `1` 条消息应保持原样并记录 warning，第 `2` 条消息应被卸载
