@@ -11,6 +11,7 @@ an implementation chooses to open or delete a file.
 from __future__ import annotations
 
 import copy
+import json
 import logging
 import math
 import os
@@ -1883,3 +1884,24 @@ def ctx_then_failed_save_skipped(
     )
     _ctx_assert_offloaded(ctx_state, offloaded - 1)
     assert _ctx_synapse_warnings(caplog), "a failed offload write should be logged as a warning"
+
+
+@given(parsers.parse('第 `{number:d}` 条消息的内容只有一个说明为 "{alt}" 的图片片段'))
+def ctx_given_image_only(ctx_state: CtxState, number: int, alt: str) -> None:
+    message = ctx_state.messages[number - 1]
+    part = {**_CTX_IMAGE_PART, "alt": alt, "data": "aGVsbG8gd29ybGQ=" * 4}
+    ctx_state.messages[number - 1] = {**message, "content": [part]}
+
+
+@then(parsers.parse("第 `{number:d}` 条消息的卸载文件应为其内容的紧凑 JSON 且保留非 ASCII 字符"))
+def ctx_then_json_file(ctx_state: CtxState, number: int) -> None:
+    result = _ctx_result(ctx_state)
+    original = ctx_state.snapshot[number - 1]
+    path = _ctx_reference_path(result.messages[number - 1])
+    assert path is not None, f"message {number} should become a `Tool result is at: <path>` reference"
+    expected = json.dumps(original["content"], ensure_ascii=False, separators=(",", ":"))
+    assert Path(path).read_text(encoding="utf-8") == expected, (
+        f"a tool message without text parts should be offloaded as its content in compact JSON "
+        f"(no spaces, non-ASCII kept), expected {expected!r}"
+    )
+    assert Path(path).suffix == ".json", f"the JSON content should go to a .json file, got {path}"

@@ -57,3 +57,17 @@ Feature: 多片段 tool 消息的卸载与恢复
     When 调用 `offloadIfNeeded(messages)`
     Then `offloadedCount` 应为 `1`
     And 第 `1` 条消息应保持原样并记录 warning，第 `2` 条消息应被卸载
+
+  @CTX-037
+  Scenario: 没有文本片段的 tool 消息以紧凑 JSON（保留非 ASCII 字符）卸载
+    Given 一个每字符计 1 token 的计数器与一个空的会话 offload 目录
+    And ContextManager 参数为 `scanRatio=1` 与 `minChars=50`
+    And 历史消息为:
+      | role | text | repeat |
+      | tool | a    | 1      |
+      | user | 继续   | 1      |
+    And 第 `1` 条消息的内容只有一个说明为 "一张很大的截图" 的图片片段
+    And 当前 token 超过 offload 阈值
+    When 调用 `offloadIfNeeded(messages)`
+    Then `offloadedCount` 应为 `1`
+    And 第 `1` 条消息的卸载文件应为其内容的紧凑 JSON 且保留非 ASCII 字符
