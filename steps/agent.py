@@ -1334,3 +1334,18 @@ def agent_nothing_lost(agent_world: AgentWorld) -> None:
     assert session.history_path.read_bytes() == agent_world.session_file_before, (
         "the session file should be byte-identical to the history before the compaction"
     )
+
+
+@then("会话标题与索引中的标题仍应是压缩前第一条用户消息的标题")
+def agent_title_survives_compaction(agent_world: AgentWorld) -> None:
+    first_user = next(m for m in agent_world.seed_history if m.get("role") == "user")
+    text = _text_of(first_user)
+    expected = text if len(text) <= 50 else text[:47] + "..."
+    session = agent_world.resumed_session()
+    assert session.title == expected, f"the session title should stay {expected!r}, got {session.title!r}"
+    entries = [
+        e for e in agent_world.synapse.list_sessions(agent_world.sessions_dir) if e["id"] == session.id
+    ]
+    assert entries and entries[0].get("title") == expected, (
+        f"the index title should stay {expected!r}: {entries}"
+    )

@@ -71,6 +71,10 @@ def title_from(message: Mapping[str, Any]) -> str | None:
     return text if len(text) <= TITLE_MAX_LENGTH else text[: TITLE_MAX_LENGTH - 3] + "..."
 
 
+COMPRESSED_HISTORY_TITLE = "[Compressed History]"
+"""How the title of a compaction summary message starts (see ``synapse_ref.context.compactor``)."""
+
+
 def _first_user_title(messages: Messages) -> str | None:
     for message in messages:
         if isinstance(message, dict) and message.get("role") == "user":
@@ -245,7 +249,10 @@ class Session:
         except Exception as exc:
             raise SessionHistoryError(f"Failed to rewrite session history: {exc}") from exc
         self._message_count = len(messages)
-        self._title = _first_user_title(messages)
+        title = _first_user_title(messages)
+        # A compacted history starts with the summary; the conversation's topic has not changed.
+        if not (self._title and title and title.startswith(COMPRESSED_HISTORY_TITLE)):
+            self._title = title
         self._save_entry()
 
     def clear(self, *, reset_usage: bool = True) -> None:
