@@ -77,6 +77,19 @@ def _text(role: str, text: str) -> contract.Message:
     return {"role": role, "content": [{"type": "text", "text": text}]}
 
 
+def _log_round(request: str, result: str) -> list[contract.Message]:
+    """A user request, the assistant's ``cat build.log`` call and its tool result."""
+    return [
+        _text("user", request),
+        {
+            "role": "assistant",
+            "content": [],
+            "toolCalls": [{"id": "log-call", "name": "Bash", "arguments": '{"command":"cat build.log"}'}],
+        },
+        {"role": "tool", "content": [{"type": "text", "text": result}], "toolCallId": "log-call"},
+    ]
+
+
 def _text_of(message: Mapping[str, Any]) -> str:
     return "".join(
         str(part.get("text", ""))
@@ -825,19 +838,7 @@ def agent_session_with_long_messages(agent_world: AgentWorld, count: int) -> Non
 
 @given(parsers.parse("runner 恢复的会话中有一轮超长的工具结果和 {count:d} 条较长的历史消息"))
 def agent_session_with_tool_round(agent_world: AgentWorld, count: int) -> None:
-    messages: list[contract.Message] = [
-        _text("user", "Show me the build log"),
-        {
-            "role": "assistant",
-            "content": [],
-            "toolCalls": [{"id": "log-call", "name": "Bash", "arguments": '{"command":"cat build.log"}'}],
-        },
-        {
-            "role": "tool",
-            "content": [{"type": "text", "text": "build step ok\n" * 250}],
-            "toolCallId": "log-call",
-        },
-    ]
+    messages = _log_round("Show me the build log", "build step ok\n" * 250)
     messages += [
         _text("assistant" if i % 2 == 0 else "user", f"message {i + 1}: " + "关于模块划分的详细讨论。" * 40)
         for i in range(count)
@@ -1173,17 +1174,7 @@ def agent_session_with_offload_and_dangling(agent_world: AgentWorld) -> None:
     agent_world.offload_content = "build log line\n" * 200
     agent_world.offload_file.write_text(agent_world.offload_content, encoding="utf-8")
     history = [
-        _text("user", "Read the build log"),
-        {
-            "role": "assistant",
-            "content": [],
-            "toolCalls": [{"id": "log-call", "name": "Bash", "arguments": '{"command":"cat build.log"}'}],
-        },
-        {
-            "role": "tool",
-            "content": [{"type": "text", "text": f"Tool result is at: {agent_world.offload_file}"}],
-            "toolCallId": "log-call",
-        },
+        *_log_round("Read the build log", f"Tool result is at: {agent_world.offload_file}"),
         _text("assistant", "The log is long; the failure is in step 3."),
         _text("user", "Fix it"),
         {
@@ -1262,19 +1253,7 @@ def agent_session_with_offloaded_result(agent_world: AgentWorld) -> None:
     agent_world.offload_content = "build step ok\n" * 200
     offloaded.write_text(agent_world.offload_content, encoding="utf-8")
     agent_world.offload_file = offloaded
-    messages: list[contract.Message] = [
-        _text("user", "Show me the build log"),
-        {
-            "role": "assistant",
-            "content": [],
-            "toolCalls": [{"id": "log-call", "name": "Bash", "arguments": '{"command":"cat build.log"}'}],
-        },
-        {
-            "role": "tool",
-            "content": [{"type": "text", "text": f"Tool result is at: {offloaded}"}],
-            "toolCallId": "log-call",
-        },
-    ]
+    messages = _log_round("Show me the build log", f"Tool result is at: {offloaded}")
     messages += [
         _text("assistant" if i % 2 == 0 else "user", f"message {i + 1}: " + "关于模块划分的详细讨论。" * 40)
         for i in range(5)
