@@ -910,11 +910,14 @@ def _hook_executor(synapse: Implementation, world: HookWorld, *, enabled: bool, 
     )
 
 
-def _register_hook(world: HookWorld, name: str, result: Any) -> None:
+def _register_hook(world: HookWorld, name: str, result: Any, *, error: Exception | None = None) -> None:
+    """A hook that records each call, then returns ``result`` or raises ``error``."""
     world.hook_calls[name] = []
 
     async def hook(context: Any) -> Any:
         world.hook_calls[name].append(context)
+        if error is not None:
+            raise error
         return result
 
     world.registry.register(name, hook)
@@ -1039,19 +1042,9 @@ def hook_given_registered_behaviours(
             _register_hook(hook_world, row["name"], {"message": json.loads(behaviour[len("返回 ") :])})
         elif behaviour.startswith("抛出 RuntimeError("):
             text = json.loads(behaviour[len("抛出 RuntimeError(") : -1])
-            _register_failing_hook(hook_world, row["name"], RuntimeError(text))
+            _register_hook(hook_world, row["name"], None, error=RuntimeError(text))
         else:
             raise AssertionError(f"unknown hook behaviour {behaviour!r}")
-
-
-def _register_failing_hook(world: HookWorld, name: str, error: Exception) -> None:
-    world.hook_calls[name] = []
-
-    async def hook(context: Any) -> Any:
-        world.hook_calls[name].append(context)
-        raise error
-
-    world.registry.register(name, hook)
 
 
 @then(parsers.parse("应记录一条指出 hook `{name}` 执行失败的日志"))
