@@ -152,14 +152,38 @@ def _scenario_of(item: pytest.Item) -> Any | None:
     return template.render(example)
 
 
-def _step_problems(item: pytest.Item, scenario: Any) -> Iterator[str]:
-    from pytest_bdd.scenario import find_fixturedefs_for_step
+def _visible_step_functions(item: pytest.Item) -> list[tuple[Any, Callable[..., Any]]]:
+    """(step context, step function) of every step definition visible to ``item``."""
+    from pytest_bdd.compat import get_fixture_names, getfixturedefs
     from pytest_bdd.steps import step_function_context_registry
 
     manager = item.session._fixturemanager
+    visible = []
+    for name in get_fixture_names(fixturemanager=manager):
+        for fixturedef in getfixturedefs(manager, name, item) or []:
+            context = step_function_context_registry.get(fixturedef.func)
+            if context is not None:
+                visible.append((context, context.step_func))
+    return visible
+
+
+def _step_problems(
+    item: pytest.Item, scenario: Any, cache: dict[str, list[tuple[Any, Callable[..., Any]]]]
+) -> Iterator[str]:
+    """Missing and ambiguous step definitions of one scenario.
+
+    Same matching as pytest-bdd's ``find_fixturedefs_for_step``, but the visible definitions are looked
+    up once per test module (they are the same for all its items): asking pytest per step made this
+    check most of the collection time."""
+    module = item.parent.nodeid if item.parent is not None else ""
+    if module not in cache:
+        cache[module] = _visible_step_functions(item)
     for step in scenario.steps:
-        defs = find_fixturedefs_for_step(step=step, fixturemanager=manager, node=item)
-        funcs = {step_function_context_registry[d.func].step_func for d in defs}
+        funcs = {
+            func
+            for context, func in cache[module]
+            if context.type in (None, step.type) and context.parser.is_matching(step.name)
+        }
         where = f"{Path(scenario.feature.filename).name}:{step.line_number}"
         if not funcs:
             yield f"{where}: no step definition for {step.type} {step.name!r}"
@@ -177,12 +201,13 @@ def pytest_collection_modifyitems(
     owners: dict[str, str] = {}
     outcomes = config.stash[_outcomes_key]
     known = config.stash[_baseline_key]
+    step_cache: dict[str, list[tuple[Any, Callable[..., Any]]]] = {}
     for item in items:
         scenario = _scenario_of(item)
         if scenario is None:
             continue
         bound.add(Path(scenario.feature.filename).resolve())
-        problems.extend(_step_problems(item, scenario))
+        problems.extend(_step_problems(item, scenario, step_cache))
         where = f"{Path(scenario.feature.filename).name}:{scenario.line_number}"
         ids = sorted(tag for tag in scenario.tags if SCENARIO_ID.match(tag))
         if len(ids) != 1:
