@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 
 ## spec: the executable spec against the reference (or IMPL=module[:attr]), with the per-feature report
 spec: $(STAMP)
-	$(BIN)/python -m pytest features/ $(if $(IMPL),--synapse-impl=$(IMPL))
+	$(BIN)/python -m pytest features/ $(if $(IMPL),--synapse-impl=$(IMPL),--synapse-require=all)
 
 ## test: every test: the spec, the harness's own tests and the command-line tests
 test: $(STAMP)

@@ -33,6 +33,7 @@ NOT_APPLICABLE = "not applicable: "
 _loader_key = pytest.StashKey[Callable[[], Implementation]]()
 _outcomes_key = pytest.StashKey[dict[str, "ScenarioOutcome"]]()
 _baseline_key = pytest.StashKey[dict[str, KnownFailure]]()
+_required_key = pytest.StashKey[frozenset[str]]()
 
 SCENARIO_ID = re.compile(r"^[A-Z][A-Z0-9]*-\d{3}$")
 
@@ -56,6 +57,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=os.environ.get("SYNAPSE_BASELINE"),
         metavar="FILE",
         help="JSON file of known failures (id, reason, link, date) run as strict expected failures",
+    )
+    group.addoption(
+        "--synapse-require",
+        default=os.environ.get("SYNAPSE_REQUIRE", ""),
+        metavar="CAPS",
+        help="capabilities the implementation must offer, comma-separated, or 'all': a scenario needing "
+        "one it lacks fails instead of being not applicable (default: none; env SYNAPSE_REQUIRE)",
     )
     group.addoption(
         "--synapse-report",
@@ -90,6 +98,7 @@ def load_implementation(spec: str) -> Callable[[], Implementation]:
 def pytest_configure(config: pytest.Config) -> None:
     config.stash[_loader_key] = load_implementation(config.getoption("--synapse-impl"))
     config.stash[_outcomes_key] = {}
+    config.stash[_required_key] = _parse_required(config.getoption("--synapse-require"))
     baseline = config.getoption("--synapse-baseline")
     try:
         config.stash[_baseline_key] = load_baseline(Path(baseline)) if baseline else {}
@@ -99,11 +108,32 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{tag}: Gherkin tag")
 
 
+def _parse_required(value: str) -> frozenset[str]:
+    """``--synapse-require``: a comma-separated list of capabilities, or ``all``."""
+    names = {name.strip() for name in value.split(",") if name.strip()}
+    if "all" in names:
+        return frozenset(CAPABILITIES)
+    unknown = names - frozenset(CAPABILITIES)
+    if unknown:
+        raise pytest.UsageError(
+            f"--synapse-require: unknown capabilities {', '.join(sorted(unknown))} "
+            f"(known: {', '.join(sorted(CAPABILITIES))}, or all)"
+        )
+    return frozenset(names)
+
+
 @pytest.fixture
 def synapse(request: pytest.FixtureRequest) -> Implementation:
     """The implementation under test, fresh for every scenario."""
     impl = request.config.stash[_loader_key]()
     missing = _required_capabilities(request.node) - frozenset(impl.capabilities)
+    required: frozenset[str] = request.config.stash[_required_key]
+    demanded = missing & required
+    if demanded:
+        pytest.fail(
+            f"{impl.name} does not offer {', '.join(sorted(demanded))}, which --synapse-require demands",
+            pytrace=False,
+        )
     if missing:
         pytest.skip(f"{NOT_APPLICABLE}{impl.name} does not offer {', '.join(sorted(missing))}")
     return impl

@@ -192,7 +192,9 @@ def test_baseline_command_writes_failures_from_a_report(spec: pytest.Pytester) -
     assert "model is named 'm1'" in entries[0]["reason"]
 
 
-def test_scenarios_needing_a_missing_capability_are_not_applicable(spec: pytest.Pytester) -> None:
+def test_scenarios_needing_a_missing_capability_are_not_applicable_unless_required(
+    spec: pytest.Pytester,
+) -> None:
     spec.makepyfile(
         limited_impl=textwrap.dedent(
             """
@@ -208,6 +210,17 @@ def test_scenarios_needing_a_missing_capability_are_not_applicable(spec: pytest.
     result = run(spec, "--synapse-impl=limited_impl")
     assert result.ret == pytest.ExitCode.OK
     assert statuses(spec) == {"MOD-001": "not-applicable", "MOD-002": "not-applicable"}
+
+    demanded = run(spec, "--synapse-impl=limited_impl", "--synapse-require=context,reader")
+    assert demanded.ret == pytest.ExitCode.TESTS_FAILED
+    demanded.stdout.fnmatch_lines(["*does not offer reader, which --synapse-require demands*"])
+    assert statuses(spec) == {"MOD-001": "failed", "MOD-002": "failed"}
+    assert (
+        run(spec, "--synapse-impl=limited_impl", "--synapse-require=all").ret == pytest.ExitCode.TESTS_FAILED
+    )
+    unknown = run(spec, "--synapse-require=readers")
+    assert unknown.ret == pytest.ExitCode.USAGE_ERROR
+    unknown.stderr.fnmatch_lines(["*unknown capabilities readers*"])
 
 
 @pytest.mark.parametrize(

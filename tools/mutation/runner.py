@@ -213,6 +213,9 @@ class Workspace:
             "no:cacheprovider",
             f"--basetemp={copy / '.tmp'}",
             "--synapse-report=",
+            # The reference offers every area: a mutant dropping one must fail, not turn scenarios into
+            # "not applicable".
+            "--synapse-require=all",
             *self.flags,
         ]
         return _run(command, copy, self.env(copy, env), timeout)
