@@ -11,8 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from tools.mutation.__main__ import score, select, table
-from tools.mutation.equivalents import Equivalent, load_equivalents, match_equivalents
+from tools.mutation.__main__ import discover, score, select, table
+from tools.mutation.equivalents import (
+    Equivalent,
+    EquivalentsError,
+    load_equivalents,
+    load_scope,
+    match_equivalents,
+)
 from tools.mutation.operators import ModuleMutator, Mutant, mutants_of
 from tools.mutation.runner import KILLED, NOT_COVERED, SURVIVED, CoverageMap, Outcome
 
@@ -362,6 +368,35 @@ def test_equivalents_match_on_text_and_prefer_the_nearest_line(tmp_path: Path) -
     matched, stale = match_equivalents(mutants, entries)
     assert matched == {f"{MODULE}:3:4:constant:0"}
     assert stale == [Equivalent(MODULE, 9, "constant", "c = 1", "c = 2", "gone")]
+
+
+def test_equivalents_load_from_every_file_of_a_directory(tmp_path: Path) -> None:
+    entry = 'module = "{m}"\nline = 1\noperator = "constant"\noriginal = "a"\nmutant = "b"\nreason = "r"\n'
+    (tmp_path / "context.toml").write_text("[[mutant]]\n" + entry.format(m="x/c.py"), encoding="utf-8")
+    (tmp_path / "session.toml").write_text("[[mutant]]\n" + entry.format(m="x/s.py"), encoding="utf-8")
+    (tmp_path / "README.md").write_text("not toml [[", encoding="utf-8")
+    assert [e.module for e in load_equivalents(tmp_path)] == ["x/c.py", "x/s.py"]
+
+
+def test_out_of_scope_modules_are_left_out_unless_named(tmp_path: Path) -> None:
+    for name in ("a.py", "repl/app.py", "repl/commands.py"):
+        (tmp_path / "synapse_ref" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "synapse_ref" / name).write_text("x = 1\n", encoding="utf-8")
+    scope = tmp_path / "scope.toml"
+    scope.write_text('[[excluded]]\nmodule = "synapse_ref/repl/app.py"\nreason = "the loop"\n', "utf-8")
+    excluded = [e.module for e in load_scope(scope)]
+    assert discover(tmp_path, None, excluded) == (
+        ["synapse_ref/a.py", "synapse_ref/repl/commands.py"],
+        ["synapse_ref/repl/app.py"],
+    )
+    assert discover(tmp_path, ["synapse_ref/repl/*"], excluded) == (
+        ["synapse_ref/repl/commands.py"],
+        ["synapse_ref/repl/app.py"],
+    )
+    assert discover(tmp_path, ["synapse_ref/repl/app.py"], excluded) == (["synapse_ref/repl/app.py"], [])
+    scope.write_text('[[excluded]]\nmodule = "synapse_ref/a.py"\n', "utf-8")
+    with pytest.raises(EquivalentsError, match="needs a module and a reason"):
+        load_scope(scope)
 
 
 def test_coverage_selection_distinguishes_scenarios_import_time_and_uncovered_lines() -> None:

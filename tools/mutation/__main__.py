@@ -9,7 +9,7 @@ Run from the project root. Examples::
 A mutant counts as killed when the spec fails (or errors) with it, as timed out when the run exceeds
 ``--timeout-factor`` times the unmutated run of its scenarios, as not covered when no scenario executes
 its line. The score is killed plus timed-out over all mutants not listed as equivalent in
-``tools/mutation/equivalent.toml``.
+``tools/mutation/equivalent/*.toml``, over the modules not excluded in ``tools/mutation/scope.toml``.
 The last line printed is the score; the exit code is 1 when it is below ``--min-score``.
 """
 
@@ -25,7 +25,13 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from tools.mutation.equivalents import Equivalent, load_equivalents, match_equivalents
+from tools.mutation.equivalents import (
+    Equivalent,
+    EquivalentsError,
+    load_equivalents,
+    load_scope,
+    match_equivalents,
+)
 from tools.mutation.operators import ModuleMutator, Mutant
 from tools.mutation.runner import (
     EQUIVALENT,
@@ -44,7 +50,8 @@ from tools.mutation.runner import (
     run_mutants,
 )
 
-DEFAULT_EQUIVALENTS = Path(__file__).with_name("equivalent.toml")
+DEFAULT_EQUIVALENTS = Path(__file__).with_name("equivalent")
+DEFAULT_SCOPE = Path(__file__).with_name("scope.toml")
 MIN_TIMEOUT = 10.0
 
 
@@ -99,17 +106,34 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="what pytest runs for the baseline (default: features/; repeatable)",
     )
     parser.add_argument(
-        "--equivalent", type=Path, default=DEFAULT_EQUIVALENTS, help="the documented equivalent mutants"
+        "--equivalent",
+        type=Path,
+        default=DEFAULT_EQUIVALENTS,
+        help="the documented equivalent mutants: a TOML file or a directory of them (default: "
+        "tools/mutation/equivalent/)",
+    )
+    parser.add_argument(
+        "--scope",
+        type=Path,
+        default=DEFAULT_SCOPE,
+        help="modules left out of the score, with reasons (default: tools/mutation/scope.toml); "
+        "--module naming one explicitly runs it anyway",
     )
     return parser.parse_args(argv)
 
 
-def discover(root: Path, patterns: Sequence[str] | None) -> list[str]:
+def discover(
+    root: Path, patterns: Sequence[str] | None, excluded: Sequence[str] = ()
+) -> tuple[list[str], list[str]]:
+    """(modules to mutate, excluded modules left out). An excluded module is kept only when a pattern
+    names it exactly."""
     modules = sorted(p.relative_to(root).as_posix() for p in (root / "synapse_ref").rglob("*.py"))
     modules = [m for m in modules if "__pycache__" not in m]
     if patterns:
         modules = [m for m in modules if any(fnmatch.fnmatch(m, pattern) for pattern in patterns)]
-    return modules
+    named = set(patterns or ())
+    left_out = [m for m in modules if m in excluded and m not in named]
+    return [m for m in modules if m not in left_out], left_out
 
 
 def select(
@@ -222,11 +246,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not (root / "synapse_ref").is_dir() or not (root / "pyproject.toml").is_file():
         log("run python -m tools.mutation from the project root (the directory holding synapse_ref/)")
         return 2
-    modules = discover(root, args.module)
-    if not modules:
-        log(f"no module under synapse_ref/ matches {args.module}")
+    try:
+        equivalents = load_equivalents(args.equivalent) if args.equivalent.exists() else []
+        scope = load_scope(args.scope) if args.scope.exists() else []
+    except (EquivalentsError, ValueError) as exc:
+        log(str(exc))
         return 2
-    equivalents = load_equivalents(args.equivalent) if args.equivalent.exists() else []
+    modules, left_out = discover(root, args.module, [e.module for e in scope])
+    if not modules:
+        log(f"no module under synapse_ref/ matches {args.module} (out of scope: {', '.join(left_out)})")
+        return 2
+    reasons = {e.module: e.reason for e in scope}
+    for module in left_out:
+        log(f"out of scope: {module}: {reasons[module]}")
 
     if args.list:
         mutators = {m: ModuleMutator(m, (root / m).read_text(encoding="utf-8")) for m in modules}
@@ -311,6 +343,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     outcomes.sort(key=lambda o: order.get(o.mutant.id, len(order)))
     for line in table(outcomes):
         print(line)
+    if left_out:
+        print(f"out of scope (tools/mutation/scope.toml): {', '.join(left_out)}")
     lines = survivors(outcomes)
     if lines:
         print()
@@ -318,10 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for line in lines:
             print(line)
     for entry in unmatched:
-        log(
-            f"equivalent.toml: no current mutant matches {entry.module}:{entry.line} "
-            f"{entry.operator} (stale?)"
-        )
+        log(f"equivalents: no current mutant matches {entry.module}:{entry.line} {entry.operator} (stale?)")
     not_run = sum(o.status == NOT_RUN for o in outcomes)
     if not_run:
         log(f"time budget used up: {not_run} mutant(s) not run and left out of the counts")

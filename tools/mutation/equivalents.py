@@ -1,4 +1,5 @@
-"""The documented equivalent mutants (``equivalent.toml``) and matching them to the current mutants.
+"""The documented equivalent mutants (``equivalent/*.toml``), the modules out of the score's scope
+(``scope.toml``), and matching entries to the current mutants.
 
 An entry names the module, line, operator and the original and mutated text as ``--list`` prints them,
 plus the reason the mutant cannot change behaviour. Entries are matched on module, operator and both
@@ -35,7 +36,16 @@ class EquivalentsError(Exception):
     """equivalent.toml is malformed."""
 
 
+@dataclass(frozen=True)
+class Excluded:
+    module: str
+    reason: str
+
+
 def load_equivalents(path: Path) -> list[Equivalent]:
+    """The entries of one TOML file, or of every ``*.toml`` file in a directory."""
+    if path.is_dir():
+        return [entry for file in sorted(path.glob("*.toml")) for entry in load_equivalents(file)]
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     entries: list[Equivalent] = []
     for number, raw in enumerate(data.get("mutant", []), start=1):
@@ -54,6 +64,18 @@ def load_equivalents(path: Path) -> list[Equivalent]:
             raise EquivalentsError(f"{path}: [[mutant]] entry {number} gives no reason")
         entries.append(entry)
     return entries
+
+
+def load_scope(path: Path) -> list[Excluded]:
+    """The ``[[excluded]]`` modules of ``scope.toml``, each with its reason."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    excluded: list[Excluded] = []
+    for number, raw in enumerate(data.get("excluded", []), start=1):
+        module, reason = str(raw.get("module", "")).strip(), str(raw.get("reason", "")).strip()
+        if not module or not reason:
+            raise EquivalentsError(f"{path}: [[excluded]] entry {number} needs a module and a reason")
+        excluded.append(Excluded(module, reason))
+    return excluded
 
 
 def match_equivalents(
