@@ -18,7 +18,7 @@ class ReferenceImplementation:
     version = synapse_ref.__version__
     capabilities = frozenset({"reader", "skills", "context", "session", "agent", "repl", "workflow"})
 
-    def scripted_llm(self, model: str = "fake-model") -> ScriptedLLM:
+    def scripted_llm(self, model: str) -> ScriptedLLM:
         return ScriptedLLM(model)
 
     # -- seed 003: ConversationReader and skill-import feedback ------------------------------------------
@@ -93,13 +93,7 @@ class ReferenceImplementation:
         context_manager: contract.OffloadPort | None = None,
         compactor: contract.CompactPort | None = None,
         offload_threshold: int | None = None,
-        offload_scan_ratio: float | None = None,
-        offload_min_chars: int | None = None,
         compact_trigger_threshold: int | None = None,
-        compact_target_tokens: int | None = None,
-        compact_preserve_count: int | None = None,
-        compact_retry_count: int | None = None,
-        compact_model: str | None = None,
         compact_cooldown_steps: int | None = None,
     ) -> contract.ContextOrchestrator:
         import dataclasses
@@ -110,13 +104,7 @@ class ReferenceImplementation:
 
         overrides: dict[str, Any] = {
             "offload_threshold": offload_threshold,
-            "offload_scan_ratio": offload_scan_ratio,
-            "offload_min_chars": offload_min_chars,
             "compact_trigger_threshold": compact_trigger_threshold,
-            "compact_target_tokens": compact_target_tokens,
-            "compact_preserve_count": compact_preserve_count,
-            "compact_retry_count": compact_retry_count,
-            "compact_model": compact_model,
             "compact_cooldown_steps": compact_cooldown_steps,
         }
         settings = dataclasses.replace(
@@ -202,17 +190,21 @@ class ReferenceImplementation:
     def stop_hook_executor(
         self,
         *,
-        enabled: bool = True,
-        registry: contract.StopHookRegistry | None = None,
+        enabled: bool,
+        registry: contract.StopHookRegistry,
         on_message_part: contract.MessagePartCallback | None = None,
         loader: contract.StopHookLoader | None = None,
     ) -> contract.StopHookExecutor:
+        from typing import cast
+
         from synapse_ref.agent.stop_hooks import StopHookExecutor, StopHookRegistry
 
-        if registry is not None and not isinstance(registry, StopHookRegistry):
-            raise TypeError(f"the reference executor needs a stop_hook_registry() registry: {registry!r}")
+        # The registry comes from stop_hook_registry() of this same implementation.
         return StopHookExecutor(
-            enabled=enabled, registry=registry, on_message_part=on_message_part, loader=loader
+            enabled=enabled,
+            registry=cast(StopHookRegistry, registry),
+            on_message_part=on_message_part,
+            loader=loader,
         )
 
     # -- agent layer and REPL ----------------------------------------------------------------------------
@@ -272,12 +264,11 @@ class ReferenceImplementation:
     # -- staged workflow ---------------------------------------------------------------------------------
     # (workflow factories)
     def staged_workflow(
-        self, root: contract.WorkflowRoot, *, clock: contract.WorkflowClock | None = None
+        self, root: contract.WorkflowRoot, *, clock: contract.WorkflowClock
     ) -> contract.StagedWorkflow:
         from synapse_ref.workflow import StagedWorkflow
-        from synapse_ref.workflow.timeline import system_clock
 
-        return StagedWorkflow(root, clock=clock or system_clock)
+        return StagedWorkflow(root, clock=clock)
 
 
 def implementation() -> ReferenceImplementation:

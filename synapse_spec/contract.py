@@ -896,7 +896,7 @@ class Implementation(Protocol):
     def capabilities(self) -> frozenset[str]: ...
 
     # -- collaborators a scenario builds through the implementation --------------------------------------
-    def scripted_llm(self, model: str = "fake-model") -> ScriptedLLM: ...
+    def scripted_llm(self, model: str) -> ScriptedLLM: ...
 
     # -- seed 003 ----------------------------------------------------------------------------------------
     def conversation_reader(self) -> ConversationReader: ...
@@ -939,13 +939,7 @@ class Implementation(Protocol):
         context_manager: OffloadPort | None = None,
         compactor: CompactPort | None = None,
         offload_threshold: int | None = None,
-        offload_scan_ratio: float | None = None,
-        offload_min_chars: int | None = None,
         compact_trigger_threshold: int | None = None,
-        compact_target_tokens: int | None = None,
-        compact_preserve_count: int | None = None,
-        compact_retry_count: int | None = None,
-        compact_model: str | None = None,
         compact_cooldown_steps: int | None = None,
     ) -> ContextOrchestrator:
         """Options left None come from the ``SYNAPSE_*`` environment at construction; the two doubles
@@ -1015,8 +1009,8 @@ class Implementation(Protocol):
     def stop_hook_executor(
         self,
         *,
-        enabled: bool = True,
-        registry: StopHookRegistry | None = None,
+        enabled: bool,
+        registry: StopHookRegistry,
         on_message_part: MessagePartCallback | None = None,
         loader: StopHookLoader | None = None,
     ) -> StopHookExecutor:
@@ -1064,8 +1058,8 @@ class Implementation(Protocol):
 
     # -- staged workflow (seed 002) ----------------------------------------------------------------------
     # (workflow factories)
-    def staged_workflow(self, root: WorkflowRoot, *, clock: WorkflowClock | None = None) -> StagedWorkflow:
-        """The workflow domain with every file below ``root`` (clock default: the system clock)."""
+    def staged_workflow(self, root: WorkflowRoot, *, clock: WorkflowClock) -> StagedWorkflow:
+        """The workflow domain with every file below ``root``, telling time by ``clock``."""
         ...
 
 
