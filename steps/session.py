@@ -1062,7 +1062,7 @@ def hook_then_failure_logged(hook_world: HookWorld, caplog: pytest.LogCaptureFix
 BLANK_RESULTS: dict[str, Any] = {
     "空字串": {"message": ""},
     "全空白": {"message": "  \n\t  "},
-    "无 message 字段": {},
+    "无 message 字段": {"enhanced": ["git-flow"]},
     "无返回值": None,
 }
 
@@ -1163,6 +1163,124 @@ def hook_then_flow_continues(hook_world: HookWorld) -> None:
         f"the run should still end with the hook's message appended:\n  expected {expected!r}\n"
         f"  got      {hook_world.response!r}"
     )
+
+
+@when("记录 INFO 及以上日志时调用 `executeAndAppend(finalResponse, context)`")
+def ses_hook_when_execute_logged(
+    hook_world: HookWorld, caplog: pytest.LogCaptureFixture, docstring: str
+) -> None:
+    caplog.set_level(logging.INFO, logger="synapse")
+    caplog.clear()
+    _execute(hook_world, docstring)
+
+
+@then("synapse 日志中应依次出现以下记录")
+def ses_hook_then_log_sequence(caplog: pytest.LogCaptureFixture, datatable: list[list[str]]) -> None:
+    logged = [
+        (r.levelname, r.getMessage())
+        for r in caplog.records
+        if r.levelno >= logging.INFO and r.name.startswith("synapse")
+    ]
+    expected = [(row["level"], row["message"]) for row in _table(datatable)]
+    remaining = iter(logged)
+    missing = [record for record in expected if record not in remaining]
+    assert not missing, (
+        f"the synapse.* log should hold {expected!r} in this order; missing {missing!r} in {logged!r}"
+    )
+
+
+@given(parsers.parse('启用的 executor 的 loader 注册一个返回 "{message}" 的 hook `{name}`'))
+def ses_hook_given_loader(synapse: Implementation, hook_world: HookWorld, message: str, name: str) -> None:
+    hook_world.registry = synapse.stop_hook_registry()
+    hook_world.hook_calls[name] = []
+
+    async def hook(context: Any) -> Any:
+        hook_world.hook_calls[name].append(context)
+        return {"message": message}
+
+    def loader(registry: Any) -> None:
+        hook_world.loader_calls.append(registry)
+        registry.register(name, hook)
+
+    hook_world.executor = synapse.stop_hook_executor(
+        enabled=True, registry=hook_world.registry, loader=loader
+    )
+
+
+@given(parsers.parse('启用且没有 loader 的 executor，注册表中直接注册了返回 "{message}" 的 hook `{name}`'))
+def ses_hook_given_no_loader(synapse: Implementation, hook_world: HookWorld, message: str, name: str) -> None:
+    hook_world.registry = synapse.stop_hook_registry()
+    hook_world.executor = synapse.stop_hook_executor(enabled=True, registry=hook_world.registry)
+    _register_hook(hook_world, name, {"message": message})
+
+
+@when(parsers.parse("调用 {times:d} 次 `init()` 后调用 `executeAndAppend(finalResponse, context)`"))
+def ses_hook_when_init_then_execute(hook_world: HookWorld, times: int, docstring: str) -> None:
+    for _ in range(times):
+        hook_world.executor.init()
+    _execute(hook_world, docstring)
+    assert hook_world.error is None, f"executeAndAppend raised {hook_world.error!r}"
+
+
+@then(parsers.parse("loader 应只被调用 {times:d} 次，且收到的是该 executor 的注册表"))
+def ses_hook_then_loaded_once(hook_world: HookWorld, times: int) -> None:
+    calls = hook_world.loader_calls
+    assert len(calls) == times, f"init() should call the loader {times} time(s) in all, called {len(calls)}"
+    assert all(registry is hook_world.registry for registry in calls), (
+        "the loader should receive the executor's own registry"
+    )
+
+
+@given(parsers.parse("onMessagePart 回调以{how}方式记录收到的消息片段"))
+def ses_hook_given_recording_callback(synapse: Implementation, hook_world: HookWorld, how: str) -> None:
+    def sync_callback(part: dict[str, Any]) -> None:
+        hook_world.part_calls.append(part)
+
+    async def async_callback(part: dict[str, Any]) -> None:
+        hook_world.part_calls.append(part)
+
+    callbacks: dict[str, Any] = {"同步": sync_callback, "异步": async_callback}
+    assert how in callbacks, f"unknown kind of callback {how!r}"
+    _hook_executor(synapse, hook_world, enabled=True, on_part=callbacks[how])
+    hook_world.executor.init()
+
+
+@given("没有 onMessagePart 回调的启用 executor")
+def ses_hook_given_no_callback(synapse: Implementation, hook_world: HookWorld) -> None:
+    _hook_executor(synapse, hook_world, enabled=True)
+    hook_world.executor.init()
+
+
+@given(parsers.parse('注册表中有一个依次报告以下进度后返回 "{message}" 的 stop hook'))
+def ses_hook_given_progress_sequence(hook_world: HookWorld, message: str, datatable: list[list[str]]) -> None:
+    # A cell's \n is already a newline (Gherkin unescapes it); strict=False accepts it inside the string.
+    progress = [json.loads(row[0], strict=False) for row in datatable[1:]]
+    hook_world.hook_calls["progress"] = []
+    hook_world.progress_message = message
+
+    async def hook(context: Any) -> Any:
+        hook_world.hook_calls["progress"].append(context)
+        for text in progress:
+            await context.on_progress(text)
+        hook_world.completed.append("progress")
+        return {"message": message}
+
+    hook_world.registry.register("progress", hook)
+
+
+@then(parsers.parse("onMessagePart 应只收到一个片段 {part}"))
+def ses_hook_then_one_part(hook_world: HookWorld, part: str) -> None:
+    expected = [json.loads(part)]
+    assert hook_world.part_calls == expected, (
+        f"onMessagePart should receive exactly {expected!r}, got {hook_world.part_calls!r}"
+    )
+
+
+@then("不应记录 warning")
+def ses_hook_then_no_warning(hook_world: HookWorld, caplog: pytest.LogCaptureFixture) -> None:
+    assert hook_world.error is None, f"executeAndAppend raised {hook_world.error!r}"
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert not warnings, f"showing progress should log no warning, got {warnings!r}"
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -42,3 +42,85 @@ Feature: Stop Hook 注册表（超出种子的约定）
       [StopHook]
       new text
       """
+
+  @HOOK-007
+  Scenario: 每个 hook 的消息与失败都按执行顺序记入日志
+    Given 注册表中依次注册了以下 stop hooks
+      | name   | behaviour                 |
+      | first  | 返回 "first done"         |
+      | broken | 抛出 RuntimeError("boom") |
+      | third  | 返回 "third done"         |
+    When 记录 INFO 及以上日志时调用 `executeAndAppend(finalResponse, context)`
+      """
+      Final answer.
+      """
+    Then synapse 日志中应依次出现以下记录
+      | level | message                                   |
+      | INFO  | [StopHook:third] third done               |
+      | ERROR | Stop hook 'broken' execution failed: boom |
+      | INFO  | [StopHook:first] first done               |
+
+  @HOOK-008
+  Scenario: 多次调用 `init()` 只加载一次 stop hooks
+    Given 启用的 executor 的 loader 注册一个返回 "loaded once" 的 hook `reminder`
+    When 调用 2 次 `init()` 后调用 `executeAndAppend(finalResponse, context)`
+      """
+      Final answer.
+      """
+    Then loader 应只被调用 1 次，且收到的是该 executor 的注册表
+    And 最终文本应为原响应、空行、marker 与后注册先执行的 hook 消息:
+      """
+      Final answer.
+
+      [StopHook]
+      loaded once
+      """
+
+  @HOOK-009
+  Scenario: 没有 loader 时 `init()` 什么也不加载，直接注册的 hook 照常执行
+    Given 启用且没有 loader 的 executor，注册表中直接注册了返回 "registered directly" 的 hook `direct`
+    When 调用 1 次 `init()` 后调用 `executeAndAppend(finalResponse, context)`
+      """
+      Final answer.
+      """
+    Then 最终文本应为原响应、空行、marker 与后注册先执行的 hook 消息:
+      """
+      Final answer.
+
+      [StopHook]
+      registered directly
+      """
+
+  @HOOK-010
+  Scenario Outline: 进度文本去掉首尾空白后交给 onMessagePart，空白进度不显示
+    Given onMessagePart 回调以<how>方式记录收到的消息片段
+    And 注册表中有一个依次报告以下进度后返回 "Enhanced 1 skill" 的 stop hook
+      | progress (JSON)                        |
+      | "  Analyzing skill enhancement...\n  " |
+      | "   "                                  |
+      | ""                                     |
+    When hook 执行中调用 `emitProgress`
+      """
+      Final answer.
+      """
+    Then onMessagePart 应只收到一个片段 {"type": "text", "text": "\nAnalyzing skill enhancement...\n"}
+    And 不应记录 warning
+    And 主流程继续执行
+
+    Examples:
+      | how  |
+      | 同步 |
+      | 异步 |
+
+  @HOOK-011
+  Scenario: 没有 onMessagePart 回调时进度被静默忽略
+    Given 没有 onMessagePart 回调的启用 executor
+    And 注册表中有一个依次报告以下进度后返回 "Enhanced 1 skill" 的 stop hook
+      | progress (JSON)                  |
+      | "Analyzing skill enhancement..." |
+    When hook 执行中调用 `emitProgress`
+      """
+      Final answer.
+      """
+    Then 不应记录 warning
+    And 主流程继续执行

@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 logger = logging.getLogger("synapse.agent.stop_hooks")
@@ -21,20 +21,13 @@ ProgressCallback = Callable[[str], Awaitable[None]]
 MessagePartCallback = Callable[[dict[str, Any]], Awaitable[None] | None]
 
 
-@dataclass(frozen=True)
-class StopHookResult:
-    """What a hook reports; an empty or blank ``message`` adds nothing to the response."""
-
-    message: str | None = None
-
-
-@dataclass(frozen=True)
+@dataclass
 class StopHookContext:
     session_id: str | None
     cwd: str
     messages: list[Message]
     final_response: str
-    on_progress: ProgressCallback = field(repr=False)
+    on_progress: ProgressCallback
 
 
 class HookContext(Protocol):
@@ -56,19 +49,8 @@ class HookContext(Protocol):
     def on_progress(self) -> ProgressCallback: ...
 
 
-HookOutcome = StopHookResult | Mapping[str, Any] | str | None
-StopHook = Callable[[HookContext], Awaitable[HookOutcome] | HookOutcome]
-StopHookLoader = Callable[["StopHookRegistry"], None]
-
-
-def message_of(result: object) -> str | None:
-    """The message of a hook result, whether a ``StopHookResult``, a mapping or a plain string."""
-    if result is None:
-        return None
-    if isinstance(result, str):
-        return result
-    value = result.get("message") if isinstance(result, Mapping) else getattr(result, "message", None)
-    return value if isinstance(value, str) else None
+StopHook = Callable[[HookContext], Awaitable[Mapping[str, Any] | None]]
+"""A hook reports ``{"message": str}`` (a missing or blank message adds nothing) or None."""
 
 
 class StopHookRegistry:
@@ -81,30 +63,25 @@ class StopHookRegistry:
         # Like a JavaScript Map: a replaced hook keeps its place in the execution order.
         self._hooks[name] = hook
 
-    def unregister(self, name: str) -> None:
-        self._hooks.pop(name, None)
-
-    def names(self) -> list[str]:
-        return list(self._hooks)
-
-    async def execute_all(self, context: HookContext) -> list[Any]:
+    async def execute_all(self, context: HookContext) -> list[Mapping[str, Any]]:
         """Run every hook, last registered first; a failing hook is logged and skipped so the others
         still run and the user still gets the response."""
-        results: list[Any] = []
-        for name, hook in reversed(list(self._hooks.items())):
+        results: list[Mapping[str, Any]] = []
+        for name, hook in reversed(self._hooks.items()):
             try:
-                outcome = hook(context)
-                if inspect.isawaitable(outcome):
-                    outcome = await outcome
+                outcome = await hook(context)
             except Exception as exc:
                 logger.error("Stop hook '%s' execution failed: %s", name, exc)
                 continue
             if outcome:
                 results.append(outcome)
-                text = message_of(outcome)
+                text = outcome.get("message")
                 if text:
                     logger.info("[StopHook:%s] %s", name, text)
         return results
+
+
+StopHookLoader = Callable[[StopHookRegistry], None]
 
 
 class StopHookExecutor:
@@ -116,13 +93,13 @@ class StopHookExecutor:
     def __init__(
         self,
         *,
-        enabled: bool = True,
-        registry: StopHookRegistry | None = None,
-        on_message_part: MessagePartCallback | None = None,
-        loader: StopHookLoader | None = None,
+        enabled: bool,
+        registry: StopHookRegistry,
+        on_message_part: MessagePartCallback | None,
+        loader: StopHookLoader | None,
     ) -> None:
         self.enabled = enabled
-        self.registry = registry if registry is not None else StopHookRegistry()
+        self.registry = registry
         self._on_message_part = on_message_part
         self._loader = loader
         self._loaded = False
@@ -143,15 +120,9 @@ class StopHookExecutor:
     ) -> str:
         if not self.enabled:
             return final_response
-        context = StopHookContext(
-            session_id=session_id,
-            cwd=cwd,
-            messages=messages,
-            final_response=final_response,
-            on_progress=self.emit_progress,
-        )
+        context = StopHookContext(session_id, cwd, messages, final_response, self.emit_progress)
         results = await self.registry.execute_all(context)
-        texts = [m for m in map(message_of, results) if m and m.strip()]
+        texts = [text for result in results if (text := result.get("message")) and text.strip()]
         if not texts:
             return final_response
         separator = "\n\n" if final_response else ""
