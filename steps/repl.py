@@ -41,6 +41,7 @@ class ReplWorld:
     synapse: contract.Implementation
     mocker: MockerFixture
     synapse_home: Path
+    inject_home: bool = True
     runner: Any = None
     catalog: Any = None
     listing: str = ""
@@ -58,7 +59,9 @@ class ReplWorld:
 
     def commands(self) -> contract.ReplCommands:
         return self.synapse.repl_commands(
-            runner=self.runner, synapse_home=self.synapse_home, tool_catalog=self.catalog
+            runner=self.runner,
+            synapse_home=self.synapse_home if self.inject_home else None,
+            tool_catalog=self.catalog,
         )
 
     def output(self) -> str:
@@ -430,3 +433,208 @@ def repl_text_unchanged(repl_world: ReplWorld) -> None:
 def repl_plain_text(repl_world: ReplWorld) -> None:
     formatted = _formatted(repl_world)
     assert formatted == repl_world.text, f"the text should come back unchanged, got {formatted!r}"
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: dispatching, /cost, /clear, /skills and /tools line by line
+# --------------------------------------------------------------------------------------------------------
+
+
+@when(parsers.re(r'^用户输入 "(?P<line>.*)"$'))
+def repl_type_line(repl_world: ReplWorld, line: str) -> None:
+    # A table cell keeps surrounding blanks only inside quotes: "  /EXIT ".
+    if len(line) >= 2 and line[0] == line[-1] == '"':
+        line = line[1:-1]
+    try:
+        repl_world.outcome = run(repl_world.commands().handle(line))
+    except Exception as error:
+        repl_world.error = error
+
+
+@then("该输入不应被当作命令处理")
+def repl_not_a_command(repl_world: ReplWorld) -> None:
+    if repl_world.error is not None:
+        raise AssertionError(f"handle() should not raise, it raised {repl_world.error!r}")
+    outcome = repl_world.outcome
+    assert outcome is not None, "handle() returned nothing"
+    assert outcome.handled is False, f"input that is not a slash command goes to the model, got {outcome!r}"
+    assert outcome.exit is False, f"input for the model must not end the REPL, got {outcome!r}"
+
+
+@then(parsers.re(r"^命令应被处理且(?P<ends>应|不应)结束 REPL$"))
+def repl_handled_and_exit(repl_world: ReplWorld, ends: str) -> None:
+    repl_world.output()
+    assert repl_world.outcome is not None
+    expected = ends == "应"
+    assert repl_world.outcome.exit is expected, (
+        f"exit should be {expected} for this command, got {repl_world.outcome!r}"
+    )
+
+
+@then("帮助应列出这些命令:")
+def repl_help_lists(repl_world: ReplWorld, datatable: list[list[str]]) -> None:
+    output = repl_world.output()
+    for (command,) in datatable[1:]:
+        assert re.search(rf"(?<![\w:/]){re.escape(command)}(?![\w:])", output), (
+            f"the help should list {command}:\n{output}"
+        )
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of a command's output without trailing blanks and without blank lines around them."""
+    lines = [line.rstrip() for line in text.split("\n")]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def _expected_lines(world: ReplWorld, docstring: str) -> list[str]:
+    return docstring.replace("<skills-dir>", str(world.synapse_home / "skills")).split("\n")
+
+
+@then("输出应逐行为:")
+def repl_output_lines(repl_world: ReplWorld, docstring: str) -> None:
+    output = repl_world.output()
+    expected = _expected_lines(repl_world, docstring)
+    assert _lines(output) == expected, f"the output should be exactly {expected}, got {_lines(output)}"
+
+
+@then("输出应以这些行开头:")
+def repl_output_starts(repl_world: ReplWorld, docstring: str) -> None:
+    output = repl_world.output()
+    expected = _expected_lines(repl_world, docstring)
+    assert _lines(output)[: len(expected)] == expected, (
+        f"the output should start with {expected}, got {_lines(output)}"
+    )
+
+
+@given("runner 的会话用量为:")
+def repl_usage(repl_world: ReplWorld, datatable: list[list[str]]) -> None:
+    row = dict(zip(datatable[0], datatable[1], strict=True))
+    usage: dict[str, Any] = {key: int(value) for key, value in row.items() if key != "totalCost"}
+    usage.update(
+        model="claude-sonnet-4-20250514",
+        rounds=[{"inputOther": 1545, "output": 3456, "inputCacheRead": 9600, "inputCacheCreation": 1200}],
+        totalCost=float(row["totalCost"]),
+    )
+    runner = repl_world.mocker.NonCallableMagicMock(name="AgentRunner")
+    runner.get_session_usage = repl_world.mocker.Mock(return_value=usage)
+    repl_world.runner = runner
+
+
+@given("runner 没有会话")
+def repl_runner_without_session(repl_world: ReplWorld) -> None:
+    runner = repl_world.mocker.NonCallableMagicMock(name="AgentRunner")
+    runner.get_session_usage = repl_world.mocker.Mock(return_value=None)
+    repl_world.runner = runner
+
+
+@given("runner 只提供 `forceCompact()`")
+def repl_compacting_runner_only(repl_world: ReplWorld) -> None:
+    async def compact() -> _CompactResult:
+        raise AssertionError("this scenario does not compact")
+
+    runner = repl_world.mocker.NonCallableMagicMock(name="CompactingRunner", spec=["force_compact"])
+    runner.force_compact = repl_world.mocker.AsyncMock(side_effect=compact)
+    repl_world.runner = runner
+
+
+@given("runner 可以清空会话")
+def repl_clearable_runner(repl_world: ReplWorld) -> None:
+    runner = repl_world.mocker.NonCallableMagicMock(name="AgentRunner")
+    runner.clear_session = repl_world.mocker.Mock(return_value=None)
+    repl_world.runner = runner
+
+
+@then(parsers.parse("runner 的会话应被清空 {count:d} 次"))
+def repl_cleared(repl_world: ReplWorld, count: int) -> None:
+    repl_world.output()
+    calls = repl_world.runner.clear_session.call_count
+    assert calls == count, f"/clear should clear the session {count} time(s), cleared {calls}"
+
+
+@then("输出应确认会话已清空")
+def repl_clear_confirmed(repl_world: ReplWorld) -> None:
+    output = repl_world.output()
+    assert re.search(r"clear|清空|清除", output, re.IGNORECASE), f"/clear should confirm it:\n{output}"
+    assert "unavailable" not in output.lower() and "不可用" not in output, f"/clear worked:\n{output}"
+
+
+def _says_unavailable(output: str, what: str) -> None:
+    assert re.search(r"unavailable|not available|不可用", output, re.IGNORECASE), (
+        f"the output should say {what} is unavailable:\n{output}"
+    )
+
+
+@then("输出应说明 `/clear` 不可用")
+def repl_clear_unavailable(repl_world: ReplWorld) -> None:
+    output = repl_world.output()
+    _says_unavailable(output, "/clear")
+    assert "Unknown command" not in output, f"/clear is a command of the spec:\n{output}"
+
+
+@given("技能目录中有:")
+def repl_skill_files(repl_world: ReplWorld, datatable: list[list[str]]) -> None:
+    header, *rows = datatable
+    assert header == ["path", "content"], f"unexpected table header {header}"
+    for relative, content in rows:
+        path = repl_world.synapse_home / "skills" / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content, encoding="utf-8")
+
+
+@given("未向 REPL 注入 Synapse 主目录")
+def repl_home_not_injected(repl_world: ReplWorld) -> None:
+    repl_world.inject_home = False
+
+
+@when("无法再打开文件时执行 `/skills`")
+def repl_skills_without_file_descriptors(repl_world: ReplWorld) -> None:
+    import os
+    import resource
+
+    commands = repl_world.commands()
+    loop = asyncio.new_event_loop()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    lowest_free = os.open(os.devnull, os.O_RDONLY)
+    os.close(lowest_free)
+    try:
+        # Every descriptor from the lowest free one up is refused: listing the directory fails (EMFILE).
+        resource.setrlimit(resource.RLIMIT_NOFILE, (lowest_free, hard))
+        repl_world.outcome = loop.run_until_complete(commands.handle("/skills"))
+    except Exception as error:
+        repl_world.error = error
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+        loop.close()
+
+
+@then(parsers.parse("输出应有一行以 `{prefix}` 开头"))
+def repl_output_line_starts(repl_world: ReplWorld, prefix: str) -> None:
+    output = repl_world.output()
+    assert any(line.startswith(prefix) for line in output.split("\n")), (
+        f"a line should start with {prefix!r}:\n{output}"
+    )
+
+
+@given("没有工具来源")
+def repl_no_catalog(repl_world: ReplWorld) -> None:
+    repl_world.catalog = None
+
+
+@then("输出应说明工具列表不可用")
+def repl_tools_unavailable(repl_world: ReplWorld) -> None:
+    output = repl_world.output()
+    _says_unavailable(output, "the tool listing")
+
+
+@given(parsers.parse("`forceCompact()` 抛出没有 message 的 `{name}`"))
+def repl_compact_raises_bare(repl_world: ReplWorld, name: str) -> None:
+    error_type = {"TimeoutError": TimeoutError}[name]
+
+    async def failing() -> _CompactResult:
+        raise error_type()
+
+    repl_world.runner_double(failing)

@@ -721,7 +721,8 @@ class ToolCatalog(Protocol):
 
 
 class CommandOutcome(Protocol):
-    """``handled`` is False for input that is not a command (it goes to the model)."""
+    """``handled`` is False for input that is not a command (it goes to the model); ``exit`` is True
+    when the REPL should end (``/exit``, ``/quit``, ``/q``)."""
 
     @property
     def handled(self) -> bool: ...
@@ -729,10 +730,14 @@ class CommandOutcome(Protocol):
     @property
     def output(self) -> str: ...
 
+    @property
+    def exit(self) -> bool: ...
+
 
 class ReplCommands(Protocol):
-    """The REPL's slash commands (``/help /exit /clear /cost /compact /skills /tools /resume``), returning
-    the text to show instead of printing it."""
+    """The REPL's slash commands (``/help /exit /clear /cost /compact /skills /tools``), returning the
+    text to show instead of printing it; a slash command it does not know is answered with
+    ``Unknown command: <command>``."""
 
     async def handle(self, line: str) -> CommandOutcome: ...
 
@@ -1047,8 +1052,9 @@ class Implementation(Protocol):
         synapse_home: SynapseHome | None = None,
         tool_catalog: ToolCatalog | None = None,
     ) -> ReplCommands:
-        """``/skills`` lists ``<synapse_home>/skills``; ``/cost`` and ``/clear`` use the runner's
-        ``get_session_usage`` / ``clear_session`` when it has them."""
+        """``/skills`` lists ``<synapse_home>/skills`` (``synapse_home`` None: ``$SYNAPSE_HOME``, else
+        ``~/.synapse``); ``/cost`` and ``/clear`` use the runner's ``get_session_usage`` /
+        ``clear_session`` when it has them."""
         ...
 
     def format_stream_text(self, text: str, *, is_tty: bool) -> str:

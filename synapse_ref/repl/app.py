@@ -12,18 +12,20 @@ import asyncio
 import logging
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from synapse_ref.agent.runner import DEFAULT_SYSTEM_PROMPT, AgentRunner
-from synapse_ref.agent.tools import EmptyToolset
+from synapse_ref.agent.tools import BashTool, ToolReturn
 from synapse_ref.context.orchestrator import ContextOrchestrator
 from synapse_ref.llm.scripted import Message, Reply, ScriptedLLM
 from synapse_ref.repl.commands import (
+    HELP_COMMANDS,
+    HELP_TEXT,
     CommandOutcome,
     ReplContext,
     format_stream_text,
-    format_tool_catalog,
     handle_command,
     skill_description,
 )
@@ -32,6 +34,8 @@ from synapse_ref.session.session import Session
 
 ECHO_MODEL = "synapse-echo"
 CHARS_PER_TOKEN = 4
+SESSION_HELP = """  /resume [ID]       Switch to the latest session, or to session ID
+  /sessions          List saved sessions"""
 
 
 def _text_of(message: Mapping[str, Any]) -> str:
@@ -83,6 +87,57 @@ class EchoLLM:
         return await self._scripted.generate(
             system_prompt, messages, tools, max_tokens=max_tokens, signal=signal
         )
+
+
+@dataclass(frozen=True)
+class ToolError:
+    """An error answer of a tool (``ToolError`` in the original: ``brief`` repeats the message)."""
+
+    message: str
+    extras: Mapping[str, Any]
+    is_error: bool = True
+    output: str = ""
+
+    @property
+    def brief(self) -> str:
+        return self.message
+
+
+class EmptyToolset:
+    """A toolset with no tools, for the offline model that only talks."""
+
+    @property
+    def tools(self) -> Sequence[Mapping[str, Any]]:
+        return ()
+
+    async def handle(self, tool_call: Mapping[str, Any]) -> ToolReturn:
+        return ToolError(f"Unknown tool: {tool_call.get('name')}", {"failureCategory": "command_not_found"})
+
+    def get_tool(self, name: str) -> BashTool | None:
+        return None
+
+
+def format_tool_catalog(tools: Sequence[Mapping[str, Any]], skills: Sequence[tuple[str, str]] = ()) -> str:
+    """The original's listing format: ``Found N tool(s):`` then the MCP and skill groups."""
+    count = len(tools) + len(skills)
+    if count == 0:
+        return "No tools found matching pattern: *"
+    lines = [f"Found {count} tool{'s' if count > 1 else ''}:", ""]
+    if tools:
+        lines.append("MCP Tools:")
+        for tool in tools:
+            lines.append(f"  {tool.get('name', '?')}")
+            if tool.get("description"):
+                lines.append(f"    {tool['description']}")
+    if tools and skills:
+        lines.append("")
+    if skills:
+        lines.append("Skill Tools:")
+        for name, description in skills:
+            lines.append(f"  {name}")
+            if description:
+                lines.append(f"    {description}")
+    return "\n".join(lines)
 
 
 class LocalToolCatalog:
@@ -149,8 +204,6 @@ class Repl:
             runner=self.runner,
             synapse_home=home,
             tool_catalog=LocalToolCatalog(self.toolset.tools, home / "skills"),
-            resume=self.resume,
-            list_sessions=self.list_sessions,
         )
 
     # -- sessions ------------------------------------------------------------------------------------------
@@ -231,7 +284,21 @@ class Repl:
         self.out.flush()
 
     async def handle(self, line: str) -> bool:
-        """Handle one input line; False when the REPL should end."""
+        """Handle one input line; False when the REPL should end.
+
+        Switching sessions replaces this program's runner, so ``/resume`` and ``/sessions`` are answered
+        here; every other command goes to the shared command handler."""
+        command, _, argument = line.strip().partition(" ")
+        command = command.lower()
+        if command == "/resume":
+            self.say(self.resume(argument.strip() or None))
+            return True
+        if command == "/sessions":
+            self.say(self.list_sessions())
+            return True
+        if command in HELP_COMMANDS:
+            self.say(f"{HELP_TEXT}\n{SESSION_HELP}")
+            return True
         outcome: CommandOutcome = await handle_command(line, self.context)
         if outcome.handled:
             if outcome.output:
@@ -249,10 +316,8 @@ class Repl:
                 self.out.write("> ")
                 self.out.flush()
             line = await asyncio.to_thread(lines.readline)
-            if not line:
+            if not line or (line.strip() and not await self.handle(line.rstrip("\n"))):
                 self.say("Goodbye.")
-                return
-            if line.strip() and not await self.handle(line.rstrip("\n")):
                 return
 
 

@@ -7,33 +7,36 @@ They never write to the terminal themselves, so they can be checked without one;
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
+
+from synapse_ref.session.paths import synapse_home
 
 SKILL_ENHANCE_PROGRESS_TEXT = "Analyzing skill enhancement..."
 HIGHLIGHT_START = "\x1b[1;93m"
 HIGHLIGHT_END = "\x1b[0m"
 RULE = "═" * 50
 
-COMPACT_UNAVAILABLE = "Compact unavailable in this context."
+UNAVAILABLE = "{} unavailable in this context."
 COMPACT_FAILED_KEPT = "❌ 压缩失败，保持原历史不变"
 COMPACT_NOOP = "✅ 无需压缩：历史消息较短或已足够精简"
-COST_UNAVAILABLE = "Cost stats unavailable in this context."
+COMPACT_DONE = (
+    "✅ 压缩完成：{previous:,} → {current:,} tokens\n释放 {freed:,} tokens，删除 {files} 个卸载文件"
+)
+COMPACT_ERROR = "❌ 压缩失败：{reason}"
 NO_ACTIVE_SESSION = "No active session."
 
-HELP_TEXT = """Synapse REPL commands
+HELP_COMMANDS = ("/help", "/h", "/?")
+HELP_TEXT = """Synapse REPL commands (anything else is sent to the model)
   /help, /h, /?      Show this help
   /exit, /quit, /q   Leave the REPL (the session is kept and can be resumed)
   /clear             Forget the current conversation (history, offloaded files and usage)
   /compact           Summarise older messages to free context now
   /cost              Token usage and cost of this session
   /skills            List installed skills (also /skill:list)
-  /tools             List available tools
-  /resume [ID]       Switch to the latest session, or to session ID
-  /sessions          List saved sessions
-Anything else is sent to the model."""
+  /tools             List available tools"""
 
 
 class CompactResultLike(Protocol):
@@ -65,7 +68,8 @@ class ToolCatalog(Protocol):
 
 @dataclass(frozen=True)
 class CommandOutcome:
-    """Whether the line was a command, what to show, and whether the REPL should end."""
+    """Whether the line was a command, what to show, and whether the REPL should end (the program says
+    goodbye itself, as it does when its input ends)."""
 
     handled: bool
     output: str = ""
@@ -74,13 +78,12 @@ class CommandOutcome:
 
 @dataclass
 class ReplContext:
-    """What the commands may reach; anything missing gives an "unavailable" answer instead of failing."""
+    """What the commands may reach: a missing runner or tool catalog gives an "unavailable" answer instead
+    of failing; without a home, ``/skills`` reads ``$SYNAPSE_HOME`` (else ``~/.synapse``)."""
 
     runner: Any = None
     synapse_home: Path | None = None
     tool_catalog: ToolCatalog | None = None
-    resume: Callable[[str | None], str] | None = None
-    list_sessions: Callable[[], str] | None = None
 
 
 # -- display helpers ---------------------------------------------------------------------------------------
@@ -93,29 +96,28 @@ def format_stream_text(text: str, *, is_tty: bool) -> str:
     return text
 
 
-def _number(value: int) -> str:
-    return f"{value:,}"
-
-
 # -- /compact ----------------------------------------------------------------------------------------------
 
 
 async def compact_command(runner: Any) -> str:
-    """Waits for the compaction to finish, so the prompt comes back only with the final result."""
-    force_compact = getattr(runner, "force_compact", None) if runner is not None else None
+    """Waits for the compaction to finish, so the prompt comes back only with the final result; an error
+    without a message is named by its type."""
+    force_compact = getattr(runner, "force_compact", None)
     if not callable(force_compact):
-        return COMPACT_UNAVAILABLE
+        return UNAVAILABLE.format("Compact")
     try:
         result: CompactResultLike = await force_compact()
     except Exception as error:
-        return f"❌ 压缩失败：{error}" if str(error) else f"❌ 压缩失败：{type(error).__name__}"
+        return COMPACT_ERROR.format(reason=str(error) or type(error).__name__)
     if not result.success:
         return COMPACT_FAILED_KEPT
     if result.freed_tokens <= 0:
         return COMPACT_NOOP
-    return (
-        f"✅ 压缩完成：{_number(result.previous_tokens)} → {_number(result.current_tokens)} tokens\n"
-        f"释放 {_number(result.freed_tokens)} tokens，删除 {len(result.deleted_files)} 个卸载文件"
+    return COMPACT_DONE.format(
+        previous=result.previous_tokens,
+        current=result.current_tokens,
+        freed=result.freed_tokens,
+        files=len(result.deleted_files),
     )
 
 
@@ -123,9 +125,9 @@ async def compact_command(runner: Any) -> str:
 
 
 def cost_command(runner: Any) -> str:
-    get_usage = getattr(runner, "get_session_usage", None) if runner is not None else None
+    get_usage = getattr(runner, "get_session_usage", None)
     if not callable(get_usage):
-        return COST_UNAVAILABLE
+        return UNAVAILABLE.format("Cost stats")
     usage = get_usage()
     if usage is None:
         return NO_ACTIVE_SESSION
@@ -137,24 +139,16 @@ def cost_command(runner: Any) -> str:
 # -- /skills -----------------------------------------------------------------------------------------------
 
 
-_FRONTMATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*(?:\n|\Z)", re.DOTALL)
 _DESCRIPTION_LINE = re.compile(
-    r"^\s*(?:\*\*)?description(?:\*\*)?\s*:\s*(.*?)\s*$", re.IGNORECASE | re.MULTILINE
+    r"^[ \t]*(?:\*\*)?description(?:\*\*)?[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE | re.MULTILINE
 )
 
 
 def skill_description(skill_md: str) -> str | None:
-    """``description:`` from the front matter, else from a ``description:`` line; None when absent."""
-    match = _FRONTMATTER.match(skill_md)
-    sources = [match.group(1)] if match else []
-    sources.append(skill_md)
-    for source in sources:
-        found = _DESCRIPTION_LINE.search(source)
-        if found:
-            value = found.group(1).strip().strip("\"'").strip()
-            if value:
-                return value
-    return None
+    """The first ``description:`` line (front matter comes first, so it wins over the body), without
+    quotes; None when there is none or it is empty."""
+    found = _DESCRIPTION_LINE.search(skill_md)
+    return (found.group(1).strip("\"'") if found else "") or None
 
 
 def skills_command(skills_dir: Path) -> str:
@@ -165,7 +159,7 @@ def skills_command(skills_dir: Path) -> str:
         lines += ["  No skills directory found.", f"  Create skills in: {skills_dir}"]
         return "\n".join(lines)
     try:
-        skills = sorted(p for p in skills_dir.iterdir() if p.is_dir() and (p / "SKILL.md").is_file())
+        skills = sorted(p for p in skills_dir.iterdir() if (p / "SKILL.md").is_file())
         if not skills:
             lines += ["  No skills installed.", f"  Create skills in: {skills_dir}"]
             return "\n".join(lines)
@@ -191,17 +185,17 @@ def skills_command(skills_dir: Path) -> str:
 
 # -- /tools ------------------------------------------------------------------------------------------------
 
-_FOUND_HEADER = re.compile(r"^Found \d+.*\n\n?")
+_FOUND_HEADER = re.compile(r"\AFound \d+.*\n\n?")
 
 
 def tools_command(catalog: ToolCatalog | None) -> str:
     """The catalog's listing without its ``Found N tools`` count line (the header says it already)."""
     lines = ["Available Tools", RULE]
     if catalog is None:
-        lines.append("  Tool listing unavailable in this context.")
+        lines.append("  " + UNAVAILABLE.format("Tool listing"))
         return "\n".join(lines)
-    body = _FOUND_HEADER.sub("", catalog.format_search_result(), count=1)
-    return "\n".join([*lines, body.rstrip("\n")])
+    body = _FOUND_HEADER.sub("", catalog.format_search_result())
+    return "\n".join([*lines, body.rstrip()])
 
 
 # -- dispatcher --------------------------------------------------------------------------------------------
@@ -212,62 +206,28 @@ async def handle_command(line: str, context: ReplContext) -> CommandOutcome:
     text = line.strip()
     if not text.startswith("/"):
         return CommandOutcome(False)
-    command, _, argument = text.partition(" ")
-    command = command.lower()
-    argument = argument.strip()
+    command = text.lower()
     runner = context.runner
     if command in ("/exit", "/quit", "/q"):
-        return CommandOutcome(True, "Goodbye.", exit=True)
-    if command in ("/help", "/h", "/?"):
+        return CommandOutcome(True, exit=True)
+    if command in HELP_COMMANDS:
         return CommandOutcome(True, HELP_TEXT)
     if command == "/compact":
         return CommandOutcome(True, await compact_command(runner))
     if command == "/cost":
         return CommandOutcome(True, cost_command(runner))
     if command == "/clear":
-        clear = getattr(runner, "clear_session", None) if runner is not None else None
+        clear = getattr(runner, "clear_session", None)
         if not callable(clear):
-            return CommandOutcome(True, "Clear unavailable in this context.")
+            return CommandOutcome(True, UNAVAILABLE.format("Clear"))
         clear()
         return CommandOutcome(True, "Conversation cleared.")
     if command in ("/skills", "/skill:list"):
-        if context.synapse_home is None:
-            return CommandOutcome(True, "Skills unavailable in this context.")
-        return CommandOutcome(True, skills_command(context.synapse_home / "skills"))
+        home = context.synapse_home if context.synapse_home is not None else synapse_home()
+        return CommandOutcome(True, skills_command(home / "skills"))
     if command == "/tools":
         return CommandOutcome(True, tools_command(context.tool_catalog))
-    if command == "/resume":
-        if context.resume is None:
-            return CommandOutcome(True, "Resume unavailable in this context.")
-        return CommandOutcome(True, context.resume(argument or None))
-    if command == "/sessions":
-        if context.list_sessions is None:
-            return CommandOutcome(True, "Session listing unavailable in this context.")
-        return CommandOutcome(True, context.list_sessions())
     return CommandOutcome(True, f"Unknown command: {command}\nType /help for available commands.")
-
-
-def format_tool_catalog(tools: Sequence[Mapping[str, Any]], skills: Sequence[tuple[str, str]] = ()) -> str:
-    """The original's listing format: ``Found N tool(s):`` then the MCP and skill groups."""
-    count = len(tools) + len(skills)
-    if count == 0:
-        return "No tools found matching pattern: *"
-    lines = [f"Found {count} tool{'s' if count > 1 else ''}:", ""]
-    if tools:
-        lines.append("MCP Tools:")
-        for tool in tools:
-            lines.append(f"  {tool.get('name', '?')}")
-            if tool.get("description"):
-                lines.append(f"    {tool['description']}")
-    if tools and skills:
-        lines.append("")
-    if skills:
-        lines.append("Skill Tools:")
-        for name, description in skills:
-            lines.append(f"  {name}")
-            if description:
-                lines.append(f"    {description}")
-    return "\n".join(lines)
 
 
 class ReplCommands:

@@ -1,0 +1,260 @@
+@repl @beyond-seed
+Feature: REPL 斜杠命令的分派与输出
+  `handle(line)` 只处理以 `/` 开头的输入（去掉首尾空白、不区分大小写），其余输入交给模型。
+  `/cost`、`/skills`、`/tools` 的输出按原实现逐行给出（参考说明中的原文）；runner 与工具来源都是替身，
+  技能目录是注入的 `<SYNAPSE_HOME>/skills`。
+
+  @REPL-013
+  Scenario Outline: 不以斜杠开头的输入不是命令
+    When 用户输入 "<输入>"
+    Then 该输入不应被当作命令处理
+
+    Examples:
+      | 输入                     |
+      | 帮我看看 build.log       |
+      | 请解释 /compact 的作用   |
+
+  @REPL-014
+  Scenario Outline: 退出命令结束 REPL
+    When 用户输入 "<输入>"
+    Then 命令应被处理且应结束 REPL
+
+    Examples:
+      | 输入      |
+      | /exit     |
+      | /quit     |
+      | /q        |
+      | "  /EXIT " |
+
+  @REPL-015
+  Scenario Outline: `/help` 列出全部命令且不结束 REPL
+    When 用户输入 "<输入>"
+    Then 命令应被处理且不应结束 REPL
+    And 帮助应列出这些命令:
+      | 命令        |
+      | /help       |
+      | /exit       |
+      | /quit       |
+      | /clear      |
+      | /compact    |
+      | /cost       |
+      | /skills     |
+      | /skill:list |
+      | /tools      |
+
+    Examples:
+      | 输入        |
+      | /help       |
+      | /h          |
+      | /?          |
+      | "  /HELP  " |
+
+  @REPL-016
+  Scenario Outline: 未知命令提示使用 `/help`
+    When 用户输入 "<输入>"
+    Then 命令应被处理且不应结束 REPL
+    And 输出应逐行为:
+      """
+      Unknown command: <命令>
+      Type /help for available commands.
+      """
+
+    Examples:
+      | 输入         | 命令         |
+      | /Frobnicate  | /frobnicate  |
+      | /help me     | /help me     |
+
+  @REPL-017
+  Scenario: `/cost` 按原实现格式显示会话用量
+    Given runner 的会话用量为:
+      | totalInputOther | totalOutput | totalCacheRead | totalCacheCreation | totalCost |
+      | 1545            | 3456        | 9600           | 1200               | 0.42      |
+    When 执行 `/cost`
+    Then 命令应被处理且不应结束 REPL
+    And 输出应逐行为:
+      """
+      Token: 12,345 in / 3,456 out | Cache: 9,600 read / 1,200 write (78% hit) | Cost: $0.42
+      """
+
+  @REPL-018
+  Scenario: `/cost` 在 runner 没有会话时提示无活动会话
+    Given runner 没有会话
+    When 执行 `/cost`
+    Then 输出应逐行为:
+      """
+      No active session.
+      """
+
+  @REPL-019
+  Scenario Outline: `/cost` 在无法取得用量时返回不可用提示
+    Given <runner>
+    When 执行 `/cost`
+    Then 输出应逐行为:
+      """
+      Cost stats unavailable in this context.
+      """
+
+    Examples:
+      | runner                           |
+      | `agentRunner=null`               |
+      | runner 只提供 `forceCompact()`   |
+
+  @REPL-020
+  Scenario: `/clear` 通过 runner 清空当前会话
+    Given runner 可以清空会话
+    When 执行 `/clear`
+    Then 命令应被处理且不应结束 REPL
+    And runner 的会话应被清空 1 次
+    And 输出应确认会话已清空
+
+  @REPL-021
+  Scenario Outline: `/clear` 在 runner 不支持清空时返回不可用提示
+    Given <runner>
+    When 执行 `/clear`
+    Then 命令应被处理且不应结束 REPL
+    And 输出应说明 `/clear` 不可用
+
+    Examples:
+      | runner                           |
+      | `agentRunner=null`               |
+      | runner 只提供 `forceCompact()`   |
+
+  @REPL-022
+  Scenario Outline: `/skills` 逐个列出技能的描述与版本
+    Given 技能目录中有:
+      | path                                     | content                                                     |
+      | alpha/SKILL.md                           | ---\nname: alpha\ndescription: Demo skill description\n---\n |
+      | alpha/versions/2026-02-10-001/SKILL.md   | old                                                         |
+      | alpha/versions/2026-02-10-002/SKILL.md   | new                                                         |
+      | beta/SKILL.md                            | # Beta\n\nNo front matter here.\n                           |
+      | drafts/notes.md                          | not a skill yet                                             |
+      | index.json                               | {}                                                          |
+    When 执行 `<命令>`
+    Then 输出应逐行为:
+      """
+      Available Skills
+      ══════════════════════════════════════════════════
+        alpha
+          Demo skill description
+          versions: 2026-02-10-002, 2026-02-10-001
+        beta
+          (No description)
+          versions: (none)
+      """
+
+    Examples:
+      | 命令        |
+      | /skills     |
+      | /skill:list |
+
+  @REPL-023
+  Scenario: `/skills` 从 front matter 或正文的 description 行取描述
+    Given 技能目录中有:
+      | path             | content                                                        |
+      | quoted/SKILL.md  | ---\nname: quoted\ndescription: "Xcode project helper"\n---\n  |
+      | bold/SKILL.md    | # Bold\n\n**Description**: Bold description line\n             |
+      | upper/SKILL.md   | ---\nDESCRIPTION:   Upper case key   \n---\n                   |
+      | empty/SKILL.md   | ---\ndescription: ''\n---\n\ndescription: too late\n           |
+      | blank/SKILL.md   | ---\ndescription:\nname: blank\n---\n                         |
+    When 执行 `/skills`
+    Then 输出应逐行为:
+      """
+      Available Skills
+      ══════════════════════════════════════════════════
+        blank
+          (No description)
+          versions: (none)
+        bold
+          Bold description line
+          versions: (none)
+        empty
+          (No description)
+          versions: (none)
+        quoted
+          Xcode project helper
+          versions: (none)
+        upper
+          Upper case key
+          versions: (none)
+      """
+
+  @REPL-024
+  Scenario: `/skills` 在技能目录中没有技能时提示创建路径
+    Given 技能目录中有:
+      | path            | content         |
+      | drafts/notes.md | not a skill yet |
+    When 执行 `/skills`
+    Then 输出应逐行为:
+      """
+      Available Skills
+      ══════════════════════════════════════════════════
+        No skills installed.
+        Create skills in: <skills-dir>
+      """
+
+  @REPL-025
+  Scenario: `/skills` 未注入目录时读取 `SYNAPSE_HOME` 下的技能目录
+    Given 未向 REPL 注入 Synapse 主目录
+    And `~/.synapse/skills` 目录不存在
+    When 执行 `/skills`
+    Then 输出应逐行为:
+      """
+      Available Skills
+      ══════════════════════════════════════════════════
+        No skills directory found.
+        Create skills in: <skills-dir>
+      """
+
+  @REPL-026
+  Scenario: `/skills` 读取技能目录出错时显示错误而不中断
+    Given 技能目录中有:
+      | path           | content                                                 |
+      | alpha/SKILL.md | ---\nname: alpha\ndescription: Demo skill description\n---\n |
+    When 无法再打开文件时执行 `/skills`
+    Then 输出应以这些行开头:
+      """
+      Available Skills
+      ══════════════════════════════════════════════════
+      """
+    And 输出应有一行以 `  Error reading skills: ` 开头
+
+  @REPL-027
+  Scenario: `/tools` 在标题行下显示去掉计数行的工具列表
+    Given `McpInstaller.formatSearchResult` 输出首行包含 `Found N tools`
+      """
+      Found 2 tools:
+
+      MCP Tools:
+        mcp:git:status
+          Show the working tree status
+        mcp:git:log
+      """
+    When 执行 `/tools`
+    Then 输出应逐行为:
+      """
+      Available Tools
+      ══════════════════════════════════════════════════
+      MCP Tools:
+        mcp:git:status
+          Show the working tree status
+        mcp:git:log
+      """
+
+  @REPL-028
+  Scenario: `/tools` 没有工具来源时返回不可用提示
+    Given 没有工具来源
+    When 执行 `/tools`
+    Then 命令应被处理且不应结束 REPL
+    And 输出应以这些行开头:
+      """
+      Available Tools
+      ══════════════════════════════════════════════════
+      """
+    And 输出应说明工具列表不可用
+
+  @REPL-029
+  Scenario: `/compact` 异常没有 message 时失败信息说明异常类型
+    Given `forceCompact()` 抛出没有 message 的 `TimeoutError`
+    When 执行 `/compact`
+    Then 输出应包含 `压缩失败`
+    And 输出应包含 `TimeoutError`
