@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.mutation.__main__ import discover, score, select, table
+from tools.mutation.__main__ import discover, score, select, stale_equivalents, table
 from tools.mutation.equivalents import (
     Equivalent,
     EquivalentsError,
@@ -368,6 +368,15 @@ def test_equivalents_match_on_text_and_prefer_the_nearest_line(tmp_path: Path) -
     matched, stale = match_equivalents(mutants, entries)
     assert matched == {f"{MODULE}:3:4:constant:0"}
     assert stale == [Equivalent(MODULE, 9, "constant", "c = 1", "c = 2", "gone")]
+
+
+def test_stale_equivalents_are_judged_against_rendered_mutants(tmp_path: Path) -> None:
+    mutators = {MODULE: ModuleMutator(MODULE, "a = 1\n")}
+    path = tmp_path / "equivalent.toml"
+    entry = '[[mutant]]\nmodule = "{m}"\nline = 1\noperator = "constant"\noriginal = "a = 1"\n'
+    entry += 'mutant = "{t}"\nreason = "r"\n'
+    path.write_text(entry.format(m=MODULE, t="a = 2") + entry.format(m=MODULE, t="a = 3"), encoding="utf-8")
+    assert [e.mutant for e in stale_equivalents(mutators, load_equivalents(path))] == ["a = 3"]
 
 
 def test_equivalents_load_from_every_file_of_a_directory(tmp_path: Path) -> None:

@@ -147,6 +147,25 @@ def select(
     return [m for m in mutants if m.id in chosen]
 
 
+def stale_equivalents(
+    mutators: dict[str, ModuleMutator], equivalents: Sequence[Equivalent]
+) -> list[Equivalent]:
+    """Entries of the selected modules that name no current mutant.
+
+    Judged against every mutant of the modules, not just a sample of them, and against rendered mutants:
+    only rendering fills in the mutated line the entries name."""
+    ready, _ = prepare(mutators, [x for m in mutators.values() for x in m.mutants])
+    _, unmatched = match_equivalents(
+        [p.mutant for p in ready], [e for e in equivalents if e.module in mutators]
+    )
+    return unmatched
+
+
+def warn_stale(entries: Sequence[Equivalent]) -> None:
+    for entry in entries:
+        log(f"equivalents: no current mutant matches {entry.module}:{entry.line} {entry.operator} (stale?)")
+
+
 # --------------------------------------------------------------------------------------------------------
 # Report
 # --------------------------------------------------------------------------------------------------------
@@ -274,6 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"    + {item.mutant.mutated}")
         for outcome in invalid:
             print(f"{outcome.mutant.id}  [invalid] {outcome.detail}")
+        warn_stale(stale_equivalents(mutators, equivalents))
         print(f"{len(ready)} mutants in {len(modules)} module(s)")
         return 0
 
@@ -288,9 +308,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         ready, outcomes = prepare(mutators, chosen)
         known, _ = match_equivalents([p.mutant for p in ready], equivalents)
-        # Stale entries are judged against every mutant of the modules, not just a sample of them.
-        everything = [x for m in mutators.values() for x in m.mutants]
-        _, unmatched = match_equivalents(everything, [e for e in equivalents if e.module in mutators])
+        unmatched = stale_equivalents(mutators, equivalents)
         outcomes += [Outcome(p.mutant, EQUIVALENT) for p in ready if p.mutant.id in known]
         ready = [p for p in ready if p.mutant.id not in known]
         log(
@@ -351,8 +369,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("survivors (survived or not covered):")
         for line in lines:
             print(line)
-    for entry in unmatched:
-        log(f"equivalents: no current mutant matches {entry.module}:{entry.line} {entry.operator} (stale?)")
+    warn_stale(unmatched)
     not_run = sum(o.status == NOT_RUN for o in outcomes)
     if not_run:
         log(f"time budget used up: {not_run} mutant(s) not run and left out of the counts")
