@@ -1,0 +1,331 @@
+@workflow @beyond-seed
+Feature: Workflow 的登記表、狀態檔與 timeline 檔
+  What a user of the SubagentStop hook finds on disk and in the hook's answers: the registered timeline
+  events with their labels, the stages with their names, emojis and agents, the `workflow.json` a session's
+  workflow is kept in, and the append-only `timeline.jsonl`.  Labels, emojis, agents, file layout and
+  formats follow the original plugin (the reference notes on seed 002); the label of
+  `session:compact-suggestion` is the seed's.
+
+  @WF-060
+  Scenario: timeline 事件登記表 — 每種事件的 label 與 category
+    Given timeline 事件登記表恰好包含下列事件：
+      | type                       | label        | category |
+      | workflow:start             | 工作流啟動        | workflow |
+      | workflow:complete          | 工作流完成        | workflow |
+      | workflow:abort             | 工作流中斷        | workflow |
+      | stage:start                | 階段開始         | stage    |
+      | stage:complete             | 階段完成         | stage    |
+      | stage:retry                | 階段重試         | stage    |
+      | agent:delegate             | 委派代理         | agent    |
+      | agent:complete             | 代理完成         | agent    |
+      | agent:error                | 代理錯誤         | agent    |
+      | loop:start                 | 循環啟動         | loop     |
+      | loop:advance               | 下一個任務        | loop     |
+      | loop:complete              | 循環完成         | loop     |
+      | parallel:start             | 並行啟動         | parallel |
+      | parallel:converge          | 並行收斂         | parallel |
+      | grader:score               | Grader 評分    | grader   |
+      | specs:init                 | Specs 初始化    | specs    |
+      | specs:archive              | Specs 歸檔     | specs    |
+      | error:fatal                | 嚴重錯誤         | error    |
+      | session:start              | 工作階段開始       | session  |
+      | session:end                | 工作階段結束       | session  |
+      | session:compact            | Context 壓縮   | session  |
+      | session:compact-suggestion | Compact 建議   | session  |
+      | tool:failure               | 工具失敗         | tool     |
+      | system:warning             | 系統警告         | system   |
+    When 依表中順序將每一種事件 emit 到同一個 session
+    Then timeline.jsonl 每行恰好一筆事件，依序帶著表中的 type、label 與 category，label 以原文保存
+
+  @WF-061
+  Scenario: 每個 stage 的名稱、emoji 與 agent — hook 的回覆依登記表顯示
+    Given 一個 single workflow 明確依序包含下列 stage：
+      | stage     | label | emoji | agent                |
+      | PM        | 產品    | 🎯     | product-manager      |
+      | PLAN      | 規劃    | 📋     | planner              |
+      | ARCH      | 架構    | 🏗️    | architect            |
+      | DESIGN    | 設計    | 🎨     | designer             |
+      | DEV       | 開發    | 💻     | developer            |
+      | DEBUG     | 除錯    | 🔧     | debugger             |
+      | REVIEW    | 審查    | 🔍     | code-reviewer        |
+      | TEST      | 測試    | 🧪     | tester               |
+      | SECURITY  | 安全    | 🛡️    | security-reviewer    |
+      | DB-REVIEW | DB審查  | 🗄️    | database-reviewer    |
+      | QA        | 驗證    | 🏁     | qa                   |
+      | E2E       | E2E   | 🌐     | e2e-runner           |
+      | BUILD-FIX | 修構建   | 🔨     | build-error-resolver |
+      | REFACTOR  | 清理    | 🧹     | refactor-cleaner     |
+      | RETRO     | 回顧    | 🔁     | retrospective        |
+      | DOCS      | 文件    | 📝     | doc-updater          |
+    When 每個 stage 的 agent 依序以 PASS 結束自己的 stage
+    Then 每次 hook 的 result 以「✅ 表情 名稱完成」開頭，並以「委派 表情 agent（名稱）」指向下一個 stage
+    And 最後一個 stage 的 result 宣告所有階段已完成並建議委派 planner
+    And workflow.json 中每個 stage 都是 completed（pass）
+
+  @WF-062
+  Scenario: 新 workflow 的 workflow.json — 位置、欄位與格式
+    Given 時鐘停在 `2026-03-01T15:04:05.678901+08:00`
+    When 為 session `wfr-new-1` 啟動一個 standard workflow
+    Then `sessions/wfr-new-1/workflow.json` 是 2 格縮排並以換行結尾的 JSON，內容為：
+      """
+      {
+        "sessionId": "wfr-new-1",
+        "workflowType": "standard",
+        "createdAt": "2026-03-01T07:04:05.678Z",
+        "currentStage": "PLAN",
+        "stages": {
+          "PLAN": {"status": "pending", "result": null},
+          "ARCH": {"status": "pending", "result": null},
+          "TEST": {"status": "pending", "result": null, "mode": "spec"},
+          "DEV": {"status": "pending", "result": null},
+          "REVIEW": {"status": "pending", "result": null},
+          "TEST:2": {"status": "pending", "result": null, "mode": "verify"},
+          "RETRO": {"status": "pending", "result": null},
+          "DOCS": {"status": "pending", "result": null}
+        },
+        "activeAgents": {},
+        "failCount": 0,
+        "rejectCount": 0,
+        "retroCount": 0,
+        "featureName": null
+      }
+      """
+    And 啟動時回傳的 state 與 workflow.json 的內容相同
+    And session 目錄中除了鎖定檔（*.lock）只有 workflow.json
+
+  @WF-063
+  Scenario Outline: 明確給定的 stage 清單 — 重複的 stage 依序編號，TEST 在 DEV 之後為 verify — <stages>
+    When 為 session `wfr-list-1` 以 stage 清單 <stages> 啟動一個 single workflow
+    Then workflow.json 的 stage 依序為 <keys>，TEST 類 stage 的 mode 依序為 <modes>
+    And workflow.json 的 currentStage 是 <first>
+
+    Examples:
+      | stages                  | keys                         | modes                | first  |
+      | TEST, DEV, TEST         | TEST, DEV, TEST:2            | spec, verify         | TEST   |
+      | DEV, TEST, TEST, TEST   | DEV, TEST, TEST:2, TEST:3    | verify, verify, verify | DEV  |
+      | REVIEW, REVIEW, DOCS    | REVIEW, REVIEW:2, DOCS       | -                    | REVIEW |
+
+  @WF-064
+  Scenario Outline: 不合法的 workflow 不會被啟動 — <情形>
+    When 為 session `wfr-bad-1` 啟動 <workflowType> workflow，stage 清單為 <stages>
+    Then 啟動失敗，錯誤訊息指出 <offending>
+    And session `wfr-bad-1` 沒有 workflow.json
+
+    Examples:
+      | 情形         | workflowType | stages           | offending |
+      | 未知的類型      | deploy       | (預設)             | deploy    |
+      | 未知的 stage  | standard     | PLAN, DEPLOY, DEV | DEPLOY    |
+      | 空的 stage 清單 | standard     | (空)              | -         |
+
+  @WF-065
+  Scenario: set_stage 依序改變 stage 狀態 — completedAt 與 currentStage
+    Given 時鐘停在 `2026-03-01T08:30:00.250+00:00`
+    And 為 session `wfr-set-1` 啟動一個 standard workflow
+    When 依序設定下列 stage 狀態，每次之後 workflow.json 如表所示：
+      | stage  | status    | result | currentStage |
+      | PLAN   | completed | pass   | ARCH         |
+      | ARCH   | active    | -      | ARCH         |
+      | ARCH   | completed | fail   | TEST         |
+      | PLAN   | pending   | -      | PLAN         |
+      | PLAN   | completed | pass   | TEST         |
+      | TEST   | completed | pass   | DEV          |
+      | DEV    | completed | pass   | REVIEW       |
+      | REVIEW | completed | pass   | TEST:2       |
+      | TEST:2 | completed | pass   | RETRO        |
+      | RETRO  | completed | issues | DOCS         |
+      | DOCS   | completed | pass   | DOCS         |
+    Then 每個 completed 的 stage 記錄時鐘的時間 `2026-03-01T08:30:00.250Z` 為 completedAt，其他 stage 沒有 completedAt
+
+  @WF-066
+  Scenario Outline: set_stage 拒絕不合法的輸入且不改動 workflow.json — <情形>
+    Given 為 session `wfr-set-2` 啟動一個 standard workflow
+    When 對 session <session> 將 stage <stage> 設為 <status>
+    Then 設定失敗，錯誤訊息指出 <offending>
+    And session `wfr-set-2` 的 workflow.json 與設定前完全相同
+    And session `wfr-none-1` 沒有 workflow.json
+
+    Examples:
+      | 情形              | session      | stage  | status    | offending  |
+      | 未知的狀態           | `wfr-set-2`  | DEV    | done      | done       |
+      | 不存在的 stage       | `wfr-set-2`  | DEPLOY | completed | DEPLOY     |
+      | 沒有 workflow 的 session | `wfr-none-1` | DEV    | completed | wfr-none-1 |
+
+  @WF-067
+  Scenario Outline: 損毀的 workflow.json 是錯誤，不是「沒有 workflow」 — <情形>
+    Given session `wfr-broken-1` 的 workflow.json 內容為 `<內容>`
+    When 讀取 session `wfr-broken-1` 的 workflow state
+    Then 讀取失敗，錯誤訊息指出 workflow.json 的路徑
+    And 該 session 的 SubagentStop hook 回傳空的 result，stderr 指出 workflow.json 的路徑
+    And session `wfr-broken-1` 的 workflow.json 內容仍為 `<內容>`
+
+    Examples:
+      | 情形            | 內容                                  |
+      | 不完整的 JSON      | {"sessionId": "wfr-broken-1", "stages": |
+      | 不是物件          | ["PLAN", "DEV"]                     |
+      | stages 不是物件    | {"sessionId": "wfr-broken-1", "stages": ["DEV"]} |
+      | 沒有 stages      | {"sessionId": "wfr-broken-1"}       |
+
+  @WF-068
+  Scenario: hook 完成 stage 時更新 workflow.json — 結果、計數、currentStage 與 activeAgents
+    Given 時鐘停在 `2026-03-01T09:00:00.000+00:00`
+    And 為 session `wfr-hook-1` 啟動一個 standard workflow
+    And session `wfr-hook-1` 的 workflow.json 記錄 tester 與 code-reviewer 為進行中的 agent
+    When 下列 agent 依序結束，每次之後 workflow.json 如表所示：
+      | agent         | verdict | stage  | active | failCount | rejectCount | currentStage | activeAgents          |
+      | planner       | PASS    | PLAN   | -      | 0         | 0           | ARCH         | tester, code-reviewer |
+      | architect     | PASS    | ARCH   | -      | 0         | 0           | TEST         | tester, code-reviewer |
+      | tester        | FAIL    | TEST   | -      | 1         | 0           | DEV          | code-reviewer         |
+      | developer     | PASS    | DEV    | REVIEW | 1         | 0           | TEST:2       | code-reviewer         |
+      | code-reviewer | REJECT  | REVIEW | -      | 1         | 1           | TEST:2       | -                     |
+      | tester        | FAIL    | TEST:2 | -      | 2         | 1           | RETRO        | -                     |
+      | retrospective | PASS    | RETRO  | -      | 2         | 1           | DOCS         | -                     |
+      | doc-updater   | PASS    | DOCS   | -      | 2         | 1           | DOCS         | -                     |
+    Then 每個 stage 都是 completed，result 為該 agent 的 verdict（小寫），completedAt 為 `2026-03-01T09:00:00.000Z`
+
+  @WF-069
+  Scenario Outline: 會離開 root 的 session id 被拒絕 — <session>
+    When 以 session id `<session>` 啟動 workflow、記錄 timeline 事件並執行 SubagentStop hook
+    Then 啟動與記錄都失敗，hook 回傳空的 result
+    And workflow root 之外沒有任何新檔案，root 之內也沒有
+
+    Examples:
+      | session     |
+      | ../escape   |
+      | a/b         |
+      | .hidden     |
+      | /tmp/wfr-escape-abs |
+
+  @WF-070
+  Scenario: workflow.json 的位置被目錄佔用 — 啟動失敗且不留下暫存檔
+    Given session `wfr-dir-1` 的 workflow.json 位置是一個目錄
+    When 為 session `wfr-dir-1` 啟動一個 single workflow
+    Then 啟動失敗
+    And session `wfr-dir-1` 的目錄中除了鎖定檔（*.lock）只有 workflow.json 這個目錄
+
+  @WF-071
+  Scenario: timeline 行的格式 — UTC 毫秒時間、固定的鍵順序、資料在後、原文保存
+    Given 時鐘停在 `2026-03-01T15:04:05.678901+08:00`
+    When 在 session `wfr-tl-1` emit `stage:start`，資料為 `{"stage": "DEV", "agent": "developer", "note": "開始開發"}`
+    Then timeline.jsonl 只有一行，以換行結尾，中文以原文保存，鍵依序為 ts, type, category, label, stage, agent, note
+    And 該行解析後為 `{"ts": "2026-03-01T07:04:05.678Z", "type": "stage:start", "category": "stage", "label": "階段開始", "stage": "DEV", "agent": "developer", "note": "開始開發"}`
+    And emit 回傳的事件與該行相同
+    And session `wfr-tl-1` 的目錄中除了鎖定檔（*.lock）只有 timeline.jsonl
+
+  @WF-072
+  Scenario Outline: 事件資料不能改寫 `<key>` — 拒絕或保留登記的值
+    When 在 session `wfr-tl-2` emit `stage:complete`，資料帶有 `<key>: <value>`
+    Then timeline 中沒有帶 `<key>: <value>` 的事件，每一筆事件都符合登記表
+
+    Examples:
+      | key      | value                    |
+      | ts       | 1999-01-01T00:00:00.000Z |
+      | category | agent                    |
+      | label    | 假的標籤                     |
+
+  @WF-073
+  Scenario Outline: 被截斷的最後一行不會吞掉新事件 — <情形>
+    Given session `wfr-tl-3` 的 timeline.jsonl 以沒有換行的 `<殘行>` 結尾
+    When 在 session `wfr-tl-3` emit `stage:complete`，資料為 `{"stage": "DEV", "result": "pass"}`
+    Then timeline.jsonl 依序是 `<殘行>` 與新事件兩行，以換行結尾
+    And query 只回傳新事件
+
+    Examples:
+      | 情形     | 殘行                                              |
+      | 一個位元組  | {                                               |
+      | 半筆事件   | {"ts": "2026-03-01T06:59:59.000Z", "type": "sta |
+
+  @WF-074
+  Scenario: query 依類型、分類與數量篩選，latest 取檔案中最後一筆
+    Given session `wfr-tl-4` 的 timeline 依序記錄了下列事件：
+      | n | type           |
+      | 1 | stage:start    |
+      | 2 | stage:complete |
+      | 3 | agent:complete |
+      | 4 | stage:start    |
+      | 5 | stage:complete |
+      | 6 | tool:failure   |
+      | 7 | stage:complete |
+    Then 在 session `wfr-tl-4` 查詢的結果依序如下：
+      | event_type     | category | limit | n       |
+      | -              | -        | -     | 1,2,3,4,5,6,7 |
+      | stage:complete | -        | -     | 2,5,7   |
+      | -              | stage    | -     | 1,2,4,5,7 |
+      | stage:start    | stage    | -     | 1,4     |
+      | stage:start    | agent    | -     | -       |
+      | -              | stage    | 2     | 5,7     |
+      | -              | -        | 3     | 5,6,7   |
+      | session:compact | -       | -     | -       |
+    And `stage:complete` 的 latest 是 n 為 7 的事件，`session:compact` 的 latest 不存在
+
+  @WF-075
+  Scenario: query 略過不是事件的行，其餘事件照常回傳
+    Given session `wfr-tl-5` 的 timeline.jsonl 內容為下列各行（`\xff\xfe` 為無法解碼的位元組）：
+      """
+      {"ts": "2026-03-01T07:00:00.001Z", "type": "stage:start", "category": "stage", "label": "階段開始", "n": 1}
+
+      not json at all
+      \xff\xfe broken bytes
+      [1, 2, 3]
+      "just a string"
+      {"ts": "2026-03-01T07:00:00.002Z", "type": 5}
+      {"ts": "2026-03-01T07:00:00.003Z", "label": "沒有 type"}
+      {"ts": "2026-03-01T07:00:00.004Z", "type": "stage:complete", "category": "stage", "label": "階段完成", "n": 2}
+      """
+    Then 在 session `wfr-tl-5` 查詢的結果依序如下：
+      | event_type     | category | limit | n   |
+      | -              | -        | -     | 1,2 |
+      | stage:complete | -        | -     | 2   |
+    And timeline 路徑是目錄的 session 查詢結果為空，latest 不存在
+
+  @WF-076
+  Scenario Outline: timeline 行數上限 — `SYNAPSE_TIMELINE_MAX_LINES` 為 <設定> 時保留最新的 <上限> 行
+    Given `SYNAPSE_TIMELINE_MAX_LINES` 設為 <設定>
+    And session `wfr-tl-6` 的 timeline 已有 <上限> 筆 `tool:failure` 事件
+    When 在 session `wfr-tl-6` emit `stage:complete`，資料為 `{"stage": "DEV", "result": "pass"}`
+    Then timeline.jsonl 恰好 <上限> 行：最舊的一筆被丟棄，最後一行是新事件
+
+    Examples:
+      | 設定    | 上限   |
+      | (未設定) | 2000 |
+      | abc   | 2000 |
+      | 0     | 2000 |
+      | -5    | 2000 |
+      | 1     | 1    |
+      | 3     | 3    |
+
+  @WF-077
+  Scenario Outline: 修剪 timeline 時只保留最後一筆 session:compact — <情形>
+    Given `SYNAPSE_TIMELINE_MAX_LINES` 設為 <上限>
+    And session `wfr-tl-7` 的 timeline.jsonl 一開始<開頭>
+    When 在 session `wfr-tl-7` 依序 emit <事件>
+    Then timeline.jsonl 依序是 <保留>
+
+    Examples:
+      | 情形                 | 上限 | 開頭         | 事件                                               | 保留                                  |
+      | 舊的 compact 留在最前面     | 3  | 是空的        | compact1, failure2, failure3, failure4, failure5 | compact1, failure4, failure5        |
+      | 較新的 compact 取代舊的     | 3  | 是空的        | compact1, failure2, failure3, failure4, failure5, compact6, failure7 | failure5, compact6, failure7 |
+      | 損毀的行也算一行            | 2  | 有一行無法解碼的位元組 | compact1, failure2, failure3                     | compact1, failure3                  |
+
+  @WF-078
+  Scenario: 18 種 workflow 類型 — 預設的 stage 清單與並行委派
+    When 以下列類型各啟動一個 workflow，並讓每個 stage 的 agent 依序以 PASS 結束：
+      | workflowType  | stages                                                                  | 並行委派                                                 |
+      | single        | DEV                                                                     | -                                                    |
+      | quick         | DEV, REVIEW, TEST, RETRO, DOCS                                          | 🔍 審查 + 🧪 測試                                          |
+      | standard      | PLAN, ARCH, TEST, DEV, REVIEW, TEST:2, RETRO, DOCS                      | 🔍 審查 + 🧪 測試                                          |
+      | full          | PLAN, ARCH, DESIGN, TEST, DEV, REVIEW, TEST:2, QA, E2E, RETRO, DOCS     | 🔍 審查 + 🧪 測試；🏁 驗證 + 🌐 E2E                            |
+      | secure        | PLAN, ARCH, TEST, DEV, REVIEW, TEST:2, SECURITY, RETRO, DOCS            | 🔍 審查 + 🧪 測試 + 🛡️ 安全；🧪 測試 + 🛡️ 安全                   |
+      | tdd           | TEST, DEV, TEST:2                                                       | -                                                    |
+      | debug         | DEBUG, DEV, TEST                                                        | -                                                    |
+      | refactor      | ARCH, TEST, DEV, REVIEW, TEST:2                                         | 🔍 審查 + 🧪 測試                                          |
+      | review-only   | REVIEW                                                                  | -                                                    |
+      | security-only | SECURITY                                                                | -                                                    |
+      | build-fix     | BUILD-FIX                                                               | -                                                    |
+      | e2e-only      | E2E                                                                     | -                                                    |
+      | diagnose      | DEBUG                                                                   | -                                                    |
+      | clean         | REFACTOR                                                                | -                                                    |
+      | db-review     | DB-REVIEW                                                               | -                                                    |
+      | product       | PM, PLAN, ARCH, TEST, DEV, REVIEW, TEST:2, RETRO, DOCS                  | 🔍 審查 + 🧪 測試                                          |
+      | product-full  | PM, PLAN, ARCH, DESIGN, TEST, DEV, REVIEW, TEST:2, QA, E2E, RETRO, DOCS | 🔍 審查 + 🧪 測試；🏁 驗證 + 🌐 E2E                            |
+      | discovery     | PM                                                                      | -                                                    |
+    Then 每個 workflow.json 的 stage 依序如表，每次 hook 的下一步提示中「並行委派」依序如表
