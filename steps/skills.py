@@ -7,6 +7,7 @@ steps check both what the handler prints and what it passed to the port.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -24,6 +25,10 @@ SOURCE = "/tmp/incoming"
 RENAME = re.compile(r"\brenam|重命名|改名|修改.{0,12}名称", re.IGNORECASE)
 SOURCE_DIR = re.compile(r"\bsource\b|源目录|源文件夹|导入源|来源目录", re.IGNORECASE)
 REIMPORT = re.compile(r"\bre-?import|\bimport\b.{0,20}\bagain\b|重新导入|再次导入", re.IGNORECASE)
+GUIDANCE = (("rename", RENAME), ("in the source directory", SOURCE_DIR), ("re-import", REIMPORT))
+RENAME_GUIDANCE_LINE = "<改名并重新导入的指引>"
+# The first line of the original's help text.
+HELP_TITLE = "skill:import - Import skills from local directory or remote URL"
 
 
 @dataclass
@@ -121,15 +126,7 @@ def skills_conflict_names(skills_ctx: SkillsContext) -> None:
 @then("给出“修改源目录名称后重新导入”的明确指引")
 def skills_rename_guidance(skills_ctx: SkillsContext) -> None:
     out = skills_ctx.output()
-    lacking = [
-        what
-        for what, pattern in (
-            ("rename", RENAME),
-            ("in the source directory", SOURCE_DIR),
-            ("re-import", REIMPORT),
-        )
-        if not pattern.search(out)
-    ]
+    lacking = [what for what, pattern in GUIDANCE if not pattern.search(out)]
     assert not lacking, (
         "after a name conflict the output must tell the user to rename the skills in the source directory "
         "and "
@@ -253,12 +250,56 @@ def skills_usage_shown(skills_ctx: SkillsContext) -> None:
     result = skills_ctx.result
     assert result is not None
     text = f"{result.stdout}\n{result.stderr}"
-    assert "skill:import" in text and re.search(r"usage|用法|<source>", text, re.IGNORECASE), (
-        f"`{skills_ctx.command}` without a source must print how to use skill:import, got {text!r}"
+    assert HELP_TITLE in text.splitlines(), (
+        f"`{skills_ctx.command}` must print the usage of skill:import, whose first line is {HELP_TITLE!r}; "
+        f"got {text!r}"
     )
 
 
 @then("导入器不应被调用")
 def skills_importer_not_called(skills_ctx: SkillsContext) -> None:
     calls = skills_ctx.manager.import_skills.call_args_list
-    assert not calls, f"`{skills_ctx.command}` has no source and must not call the importer, got {calls}"
+    assert not calls, f"`{skills_ctx.command}` must not call the importer, got {calls}"
+
+
+# --------------------------------------------------------------------------------------------------------
+# The whole report and malformed command lines (beyond the seed)
+# --------------------------------------------------------------------------------------------------------
+
+
+@given("`skill:import` 的导入器返回结果")
+def skills_import_result(skills_ctx: SkillsContext, docstring: str) -> None:
+    result = json.loads(docstring)
+    assert set(result) == {"imported", "skipped", "conflicts", "similar"}, f"not an import result: {result}"
+    skills_ctx.manager.import_skills.return_value = result
+
+
+@given("`skill:import` 的导入器抛出不带消息的错误")
+def skills_importer_fails_silently(skills_ctx: SkillsContext) -> None:
+    skills_ctx.manager.import_skills.side_effect = RuntimeError()
+
+
+@then("`skill:import` 的 stdout 应为")
+def skills_stdout_is(skills_ctx: SkillsContext, docstring: str) -> None:
+    """Line by line; the line ``<改名并重新导入的指引>`` is the rename guidance, checked by its meaning."""
+    got, expected = skills_ctx.output().split("\n"), docstring.split("\n")
+    assert len(got) == len(expected), (
+        f"`{skills_ctx.command}` must print {len(expected)} lines:\n{docstring}\ngot {len(got)}:\n"
+        f"{skills_ctx.output()}"
+    )
+    for number, (line, wanted) in enumerate(zip(got, expected, strict=True), start=1):
+        if wanted == RENAME_GUIDANCE_LINE:
+            lacking = [what for what, pattern in GUIDANCE if not pattern.search(line)]
+            assert not lacking, (
+                f"line {number} must tell to rename the skills in the source directory and re-import; it "
+                f"does not say {', '.join(lacking)}: {line!r}"
+            )
+        else:
+            assert line == wanted, f"line {number} of the output must be {wanted!r}, got {line!r}"
+
+
+@then("`skill:import` 的 stderr 不应为空")
+def skills_stderr_not_empty(skills_ctx: SkillsContext) -> None:
+    result = skills_ctx.result
+    assert result is not None
+    assert result.stderr.strip(), f"`{skills_ctx.command}` must explain its failure on stderr, got nothing"

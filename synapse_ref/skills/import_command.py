@@ -35,11 +35,11 @@ EXAMPLES:
     skill:import ./my-skills --merge=commit-helper:git-commit"""
 
 
-@dataclass(frozen=True)
+@dataclass
 class CommandResult:
     stdout: str
-    stderr: str = ""
-    exit_code: int = 0
+    stderr: str
+    exit_code: int
 
 
 class SkillImportManager(Protocol):
@@ -53,10 +53,10 @@ class SkillImportManager(Protocol):
 
 
 class UsageError(ValueError):
-    """A malformed ``skill:import`` command line."""
+    """A malformed ``skill:import`` command line: answered with the problem and the usage."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class ImportRequest:
     source: str | None
     continue_skills: tuple[str, ...] = ()
@@ -73,14 +73,10 @@ class SkillCommandHandler:
     def execute(self, command: str) -> CommandResult:
         try:
             words = shlex.split(command)
-        except ValueError as exc:
-            return CommandResult("", f"Invalid command: {exc}", 1)
-        if not words or words[0] != IMPORT_COMMAND:
-            name = words[0] if words else ""
-            return CommandResult("", f"Unknown skill command: {name}", 1)
-        try:
+            if not words or words[0] != IMPORT_COMMAND:
+                raise UsageError(f"Unknown skill command: {command}")
             request = parse_import_arguments(words[1:])
-        except UsageError as exc:
+        except ValueError as exc:  # shlex's unbalanced quotes, and UsageError
             return CommandResult("", f"{exc}\n\n{IMPORT_HELP}", 1)
         if request.help:
             return CommandResult(IMPORT_HELP, "", 0)
@@ -112,19 +108,22 @@ def parse_import_arguments(args: Sequence[str]) -> ImportRequest:
         if option in ("--continue", "--merge"):
             if not has_value:
                 if index >= len(args):
-                    raise UsageError(f"{option} needs a value")
+                    raise _invalid(arg)
                 value = args[index]
                 index += 1
+            items = _split_list(value)
             if option == "--continue":
-                continue_skills.extend(_split_list(value))
+                continue_skills.extend(items)
             else:
-                merge_into.extend(_merge_pair(item) for item in _split_list(value))
-        elif arg.startswith("-"):
-            raise UsageError(f"Unknown option: {arg}")
-        elif source is None:
+                for item in items:
+                    skill, _, target = item.partition(":")
+                    if not skill or not target:
+                        raise _invalid(arg)
+                    merge_into.append((skill, target))
+        elif source is None and not arg.startswith("-"):
             source = arg
         else:
-            raise UsageError(f"Unexpected argument: {arg}")
+            raise _invalid(arg)
     return ImportRequest(source, tuple(continue_skills), tuple(merge_into))
 
 
@@ -132,19 +131,14 @@ def _split_list(value: str) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-def _merge_pair(item: str) -> tuple[str, str]:
-    source, _, target = item.partition(":")
-    if not source.strip() or not target.strip():
-        raise UsageError(f"Invalid --merge value {item!r}: expected <source>:<target>")
-    return source.strip(), target.strip()
+def _invalid(argument: str) -> UsageError:
+    return UsageError(f"Invalid argument: {argument}")
 
 
 def format_import_result(result: Mapping[str, Any]) -> str:
     """The original's report: one section per non-empty list, each actionable."""
-    imported = [str(name) for name in result.get("imported") or ()]
-    skipped = [str(name) for name in result.get("skipped") or ()]
-    conflicts = list(result.get("conflicts") or ())
-    similar = list(result.get("similar") or ())
+    imported, skipped = result["imported"], result["skipped"]
+    conflicts, similar = result["conflicts"], result["similar"]
     lines: list[str] = []
     if imported:
         lines.append(f"Imported: {', '.join(imported)}")
@@ -152,13 +146,13 @@ def format_import_result(result: Mapping[str, Any]) -> str:
         lines.append(f"Skipped: {', '.join(skipped)}")
     if conflicts:
         lines.append("Conflicts:")
-        lines.extend(f"  - {conflict.get('name')}" for conflict in conflicts)
+        lines.extend(f"  - {conflict['name']}" for conflict in conflicts)
         lines.append(RENAME_GUIDANCE)
     if similar:
         lines.append("Similar Skills:")
         for entry in similar:
-            name, target = entry.get("name"), entry.get("similarTo")
-            lines.append(f"  - {name} ~ {target}: {entry.get('reason', '')}")
+            name, target = entry["name"], entry["similarTo"]
+            lines.append(f"  - {name} ~ {target}: {entry['reason']}")
             lines.append(f"    --continue={name}")
             lines.append(f"    --merge={name}:{target}")
     if not lines:
