@@ -29,7 +29,7 @@ def default_root() -> Path:
 
 def check_session_id(session_id: str) -> str:
     """Session ids become directory names, so anything that could leave the root is refused."""
-    if not isinstance(session_id, str) or not _SESSION_ID.match(session_id):
+    if not _SESSION_ID.match(session_id):
         raise ValueError(f"invalid session id: {session_id!r}")
     return session_id
 

@@ -46,11 +46,8 @@ def stage_keys(stages: Sequence[str]) -> list[str]:
 
 
 def new_state(session_id: str, workflow_type: str, stages: Sequence[str], now: str) -> WorkflowState:
-    for stage in stages:
-        if stage not in STAGES:
-            raise ValueError(f"unknown stage: {stage!r}")
-    if not stages:
-        raise ValueError("a workflow needs at least one stage")
+    if not stages or not set(stages) <= STAGES.keys():
+        raise ValueError(f"not a list of workflow stages: {list(stages)!r}")
     keys = stage_keys(stages)
     entries: dict[str, dict[str, Any]] = {}
     for index, key in enumerate(keys):
@@ -74,19 +71,12 @@ def new_state(session_id: str, workflow_type: str, stages: Sequence[str], now: s
 
 def pending_stages(state: Mapping[str, Any]) -> list[str]:
     """Stage keys not completed yet (pending or active), in workflow order."""
-    stages = state.get("stages")
-    if not isinstance(stages, Mapping):
-        raise WorkflowStateError("workflow state has no stages")
-    return [key for key, entry in stages.items() if not _is_completed(entry)]
-
-
-def _is_completed(entry: Any) -> bool:
-    return isinstance(entry, Mapping) and entry.get("status") == "completed"
+    return [key for key, entry in state["stages"].items() if entry.get("status") != "completed"]
 
 
 def find_actual_stage_key(state: Mapping[str, Any], base: str) -> str | None:
     """The stage key an agent of ``base`` is finishing: an active one first, else the first pending one."""
-    stages: Mapping[str, Any] = state.get("stages") or {}
+    stages: Mapping[str, Any] = state["stages"]
     candidates = [k for k in stages if base_stage(k) == base]
     for key in candidates:
         if stages[key].get("status") == "active":
@@ -108,9 +98,9 @@ def complete_stage(state: WorkflowState, stage_key: str, verdict: str, agent: st
     if next_pending is not None:
         state["currentStage"] = next_pending
     if verdict == "fail":
-        state["failCount"] = int(state.get("failCount", 0)) + 1
+        state["failCount"] += 1
     elif verdict == "reject":
-        state["rejectCount"] = int(state.get("rejectCount", 0)) + 1
+        state["rejectCount"] += 1
 
 
 class WorkflowStore:
@@ -125,9 +115,7 @@ class WorkflowStore:
 
     def init(self, session_id: str, workflow_type: str, stages: Sequence[str] | None = None) -> WorkflowState:
         if stages is None:
-            if workflow_type not in WORKFLOWS:
-                raise ValueError(f"unknown workflow type: {workflow_type!r}")
-            stages = WORKFLOWS[workflow_type].stages
+            stages = WORKFLOWS[workflow_type].stages  # KeyError names an unknown type
         state = new_state(session_id, workflow_type, list(stages), iso_timestamp(self._clock()))
         with self._lock(session_id):
             self._write(session_id, state)
@@ -135,25 +123,26 @@ class WorkflowStore:
 
     def read(self, session_id: str) -> WorkflowState | None:
         """The state, or None when the session has no workflow; a damaged file is an error."""
-        path = self.path(session_id)
         try:
-            text = path.read_text(encoding="utf-8")
+            return self._load(session_id)
         except FileNotFoundError:
             return None
+
+    def _load(self, session_id: str) -> WorkflowState:
+        path = self.path(session_id)
+        text = path.read_text(encoding="utf-8")
         try:
             state = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise WorkflowStateError(f"{path}: not valid JSON ({exc.msg})") from exc
+            raise WorkflowStateError(f"{path}: not a workflow state") from exc
         if not isinstance(state, dict) or not isinstance(state.get("stages"), dict):
             raise WorkflowStateError(f"{path}: not a workflow state")
         return state
 
     def update(self, session_id: str, mutate: Callable[[WorkflowState], None]) -> WorkflowState:
-        """Read, change and rewrite the state under the session's lock."""
+        """Read, change and rewrite the state under the session's lock (no state: FileNotFoundError)."""
         with self._lock(session_id):
-            state = self.read(session_id)
-            if state is None:
-                raise FileNotFoundError(f"no workflow state for session {session_id!r}")
+            state = self._load(session_id)
             mutate(state)
             self._write(session_id, state)
         return copy.deepcopy(state)
@@ -165,9 +154,7 @@ class WorkflowStore:
             raise ValueError(f"unknown stage status: {status!r}")
 
         def mutate(state: WorkflowState) -> None:
-            if stage_key not in state["stages"]:
-                raise KeyError(f"workflow has no stage {stage_key!r}")
-            entry = state["stages"][stage_key]
+            entry = state["stages"][stage_key]  # KeyError names an unknown stage
             entry["status"] = status
             entry["result"] = result
             if status == "completed":

@@ -50,9 +50,7 @@ def system_clock() -> datetime:
 
 
 def iso_timestamp(moment: datetime) -> str:
-    """``2026-03-01T07:43:00.123Z``, the format the original writes."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
+    """``2026-03-01T07:43:00.123Z``, the format the original writes (``moment`` is aware)."""
     return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
@@ -85,7 +83,7 @@ class Timeline:
             raise UnknownTimelineEventError(event_type)
         clash = RESERVED_KEYS.intersection(data or {})
         if clash:
-            raise ValueError(f"timeline event data may not set {', '.join(sorted(clash))}")
+            raise ValueError(f"timeline event data may not set {sorted(clash)}")
         event: TimelineEvent = {
             "ts": iso_timestamp(self.clock()),
             "type": event_type,
