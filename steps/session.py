@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -1502,4 +1503,203 @@ def ses_then_sparse_totals(ses_world: SesWorld) -> None:
     assert totals == expected, f"missing totals should count from 0: expected {expected!r}, got {totals!r}"
     assert "totalCost" in usage and usage["totalCost"] is None, (
         f"without a price the accumulated record should carry totalCost: null, got {usage!r}"
+    )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: the index schema and timestamp format
+# --------------------------------------------------------------------------------------------------------
+
+TO_ISO_STRING = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
+INDEX_PATH_STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def _write_index(world: SesWorld, data: Any) -> None:
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    (world.sessions_dir / "sessions.json").write_text(text, encoding="utf-8")
+    world.snapshot["index_bytes"] = text.encode("utf-8")
+
+
+def _index_path(path: str) -> list[str | int]:
+    """``sessions[0].usage.rounds[0]`` -> ``["sessions", 0, "usage", "rounds", 0]``."""
+    steps: list[str | int] = [
+        int(index) if index else key for key, index in INDEX_PATH_STEP.findall(path.strip())
+    ]
+    assert steps, f"setting up: {path!r} is not a path into the index"
+    return steps
+
+
+@given("`sessions.json` 以如下合法索引为基础")
+def ses_given_base_index(ses_world: SesWorld, docstring: str) -> None:
+    ses_world.snapshot["index_data"] = json.loads(docstring)
+    _write_index(ses_world, ses_world.snapshot["index_data"])
+
+
+@given(parsers.parse("把其中 {fields} 改为 {value}"))
+def ses_given_index_changed(ses_world: SesWorld, fields: str, value: str) -> None:
+    data = ses_world.snapshot["index_data"]
+    if fields == "(整个索引)":
+        data = json.loads(value)
+    elif fields != "(无)":
+        for path in fields.split(","):
+            *parents, last = _index_path(path)
+            target = data
+            for step in parents:
+                target = target[step]
+            if value == "(删除)":
+                del target[last]
+            else:
+                target[last] = json.loads(value)
+    ses_world.snapshot["index_data"] = data
+    _write_index(ses_world, data)
+
+
+@then(parsers.parse("`Session.list()` 应列出 {count:d} 个会话，且列出的条目与索引文件中的一致"))
+def ses_then_listed_as_in_file(ses_world: SesWorld, count: int) -> None:
+    assert ses_world.error is None, f"Session.list() must not raise, it raised {ses_world.error!r}"
+    listed = list(ses_world.result)
+    assert len(listed) == count, f"Session.list() should list {count} session(s), got {listed!r}"
+    if count:
+        expected = ses_world.snapshot["index_data"]["sessions"]
+        assert listed == expected, (
+            f"the listed entries should be those of sessions.json:\n  {expected!r}\n  got {listed!r}"
+        )
+
+
+@then(parsers.parse('是否记录了以 "{prefix}" 开头的 warning: {answer}'))
+def ses_then_prefixed_warning(caplog: pytest.LogCaptureFixture, prefix: str, answer: str) -> None:
+    warnings = [r.getMessage() for r in _synapse_warnings(caplog)]
+    matching = [w for w in warnings if w.startswith(prefix)]
+    if answer == "是":
+        assert matching, f"a warning starting with {prefix!r} should be logged, got {warnings!r}"
+    else:
+        assert not warnings, f"reading a valid index should log no warning, got {warnings!r}"
+
+
+@then(parsers.parse("索引应从新到旧列出新会话与 `{old_id}`，旧条目原样保留"))
+def ses_then_new_and_old_listed(ses_world: SesWorld, old_id: str) -> None:
+    sessions = _read_index(ses_world.sessions_dir)["sessions"]
+    ids = [entry.get("id") for entry in sessions]
+    assert ids == [ses_world.session.id, old_id], (
+        f"sessions.json should list the new and the old session, got {ids!r}"
+    )
+    (old,) = ses_world.snapshot["index_data"]["sessions"]
+    assert sessions[1] == old, f"the old entry should be kept as it was:\n  {old!r}\n  got {sessions[1]!r}"
+
+
+@then("不应有备份文件")
+def ses_then_no_backup(ses_world: SesWorld) -> None:
+    backups = sorted(p.name for p in ses_world.sessions_dir.iterdir() if ".corrupt" in p.name)
+    assert not backups, f"a valid index must not be set aside, found {backups!r}"
+
+
+@then(
+    "索引的 updatedAt 与该会话条目的 createdAt、updatedAt 都应形如 `2026-01-02T03:04:05.678Z`，且落在创建前后"
+)
+def ses_then_iso_timestamps(ses_world: SesWorld) -> None:
+    data = _read_index(ses_world.sessions_dir)
+    entry = _index_entry(ses_world.sessions_dir, ses_world.session.id)
+    stamps = {"index updatedAt": data.get("updatedAt")}
+    stamps |= {f"entry {key}": entry.get(key) for key in ("createdAt", "updatedAt")}
+    # Milliseconds truncate, so the window is widened by one millisecond on each side.
+    before, after = ses_world.snapshot["before_ms"] - 1, ses_world.snapshot["after_ms"] + 1
+    for name, stamp in stamps.items():
+        assert isinstance(stamp, str) and TO_ISO_STRING.match(stamp), (
+            f"{name} should be UTC with milliseconds and a Z like 2026-01-02T03:04:05.678Z, got {stamp!r}"
+        )
+        moment = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+        millis = round(moment.timestamp() * 1000)
+        assert before <= millis <= after, (
+            f"{name} {stamp!r} should lie between the times before and after creating the session"
+        )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: where the files are
+# --------------------------------------------------------------------------------------------------------
+
+
+@given("会话目录及其上级目录都还不存在")
+def ses_given_missing_sessions_dir(ses_world: SesWorld) -> None:
+    ses_world.sessions_dir = ses_world.root / "fresh-home" / ".synapse" / "sessions"
+    assert not ses_world.sessions_dir.parent.exists(), "setting up: the parent should not exist yet"
+
+
+@then("会话目录应已建出，其中的 `sessions.json` 只列出该会话")
+def ses_then_sessions_dir_created(ses_world: SesWorld) -> None:
+    assert ses_world.sessions_dir.is_dir(), f"creating a session should create {ses_world.sessions_dir}"
+    ids = [entry.get("id") for entry in _read_index(ses_world.sessions_dir)["sessions"]]
+    assert ids == [ses_world.session.id], f"sessions.json should list only the new session, got {ids!r}"
+
+
+@given(
+    parsers.parse("`SYNAPSE_HOME` {setting}，`HOME` 指向场景目录，其中 `.synapse/pricing.json` 为 {pricing}")
+)
+def ses_given_home_pricing(
+    ses_world: SesWorld, monkeypatch: pytest.MonkeyPatch, setting: str, pricing: str
+) -> None:
+    settings = {"未设置": None, "为空字符串": ""}
+    assert setting in settings, f"unknown SYNAPSE_HOME setting {setting!r}"
+    value = settings[setting]
+    if value is None:
+        monkeypatch.delenv("SYNAPSE_HOME")
+    else:
+        monkeypatch.setenv("SYNAPSE_HOME", value)
+    home = ses_world.root / "user-home"
+    (home / ".synapse").mkdir(parents=True)
+    shutil.copyfile(PRICING_FIXTURES / pricing, home / ".synapse" / "pricing.json")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("USERPROFILE", str(home))
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: damaged history lines
+# --------------------------------------------------------------------------------------------------------
+
+
+@then(parsers.parse('只有以下行各记录一条以 "{prefix}" 开头、含行号与历史文件路径的 warning'))
+def ses_then_line_warnings(
+    ses_world: SesWorld, caplog: pytest.LogCaptureFixture, prefix: str, datatable: list[list[str]]
+) -> None:
+    lines = [int(row["line"]) for row in _table(datatable)]
+    path = str(ses_world.session.history_path)
+    warnings = [r.getMessage() for r in _synapse_warnings(caplog)]
+    assert len(warnings) == len(lines), (
+        f"one warning per corrupt line ({lines}) and none for blank lines, got {warnings!r}"
+    )
+    for line, message in zip(lines, warnings, strict=True):
+        numbers = re.findall(r"\d+", message[len(prefix) :].replace(path, ""))
+        assert message.startswith(prefix) and path in message and str(line) in numbers[:1], (
+            f"the warning should start with {prefix!r}, then name line {line} and the history file "
+            f"{path}: {message!r}"
+        )
+
+
+@given("history 文件第 2 行的文本中含有非法 UTF-8 字节 0xFF")
+def ses_given_invalid_utf8_history(synapse: Implementation, ses_world: SesWorld) -> None:
+    session = synapse.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
+    first = json.dumps(_text_message("user", "第一条"), ensure_ascii=False).encode("utf-8")
+    second = json.dumps(_text_message("assistant", "坏字节@之后"), ensure_ascii=False).encode("utf-8")
+    session.history_path.write_bytes(first + b"\n" + second.replace(b"@", b"\xff") + b"\n")
+    ses_world.session = session
+
+
+@then("`sessions.json` 应以 2 个空格逐层缩进，标题中的非 ASCII 字符原样写入")
+def ses_then_index_pretty(ses_world: SesWorld) -> None:
+    text = (ses_world.sessions_dir / "sessions.json").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert len(lines) > 1 and lines[0] == "{", f"sessions.json should be pretty-printed, got {text!r}"
+    depth = 0
+    for line in lines:
+        stripped = line.lstrip(" ")
+        if stripped[:1] in "]}":
+            depth -= 1
+        assert len(line) - len(stripped) == 2 * depth, (
+            f"sessions.json should be indented by 2 spaces per level; line {line!r} in:\n{text}"
+        )
+        if stripped.rstrip(",")[-1:] in "[{":
+            depth += 1
+    title = ses_world.session.title
+    assert title and not title.isascii() and json.dumps(title, ensure_ascii=False) in text, (
+        f"the title {title!r} should be written to sessions.json as is, not \\u-escaped: {text!r}"
     )

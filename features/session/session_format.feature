@@ -13,6 +13,7 @@ Feature: 会话的 id、标题、文件与索引格式
     And 历史文件应为 `<sessions_dir>/<id>.jsonl`，每行一个 JSON 对象，非 ASCII 文本原样写入
     And `sessions.json` 应为 `{"version": "1.0.0", "sessions": [...], "updatedAt": ISO-8601}`
     And 索引中该会话的条目应含 id、createdAt、updatedAt，messageCount 为 2
+    And `sessions.json` 应以 2 个空格逐层缩进，标题中的非 ASCII 字符原样写入
     When 用 1 条消息重写会话历史
     Then 索引中该会话的 messageCount 应为 1
     When 执行 `clear()`
@@ -93,3 +94,15 @@ Feature: 会话的 id、标题、文件与索引格式
       | user      | 第一条   |
       | assistant | 空行之后 |
       | user      | 坏行之后 |
+    And 只有以下行各记录一条以 "Skipped corrupted JSONL line" 开头、含行号与历史文件路径的 warning
+      | line |
+      | 4    |
+
+  @SES-028
+  Scenario: 历史文件中的非法 UTF-8 字节读作替换字符，整行照常加载
+    Given history 文件第 2 行的文本中含有非法 UTF-8 字节 0xFF
+    When 调用 `session.loadHistory()`
+    Then 其余合法消息仍可成功加载
+      | role      | text       |
+      | user      | 第一条     |
+      | assistant | 坏字节�之后 |

@@ -19,12 +19,12 @@ from typing import Any, TypeVar
 from filelock import FileLock
 
 from synapse_ref.session.persistence import atomic_write_text
+from synapse_ref.session.usage import ROUND_KEYS, TOTAL_KEYS
 
 logger = logging.getLogger("synapse.session.index")
 
 INDEX_FILE = "sessions.json"
 INDEX_VERSION = "1.0.0"
-LOCK_TIMEOUT_SECONDS = 30.0
 
 Entry = dict[str, Any]
 T = TypeVar("T")
@@ -44,53 +44,40 @@ def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _check_usage(usage: object, where: str) -> None:
-    if not isinstance(usage, dict):
-        raise IndexCorruptError(f"{where}.usage must be an object")
-    for key in ("totalInputOther", "totalOutput", "totalCacheRead", "totalCacheCreation"):
-        if not _is_number(usage.get(key)):
-            raise IndexCorruptError(f"{where}.usage.{key} must be a number")
-    if not isinstance(usage.get("model"), str):
-        raise IndexCorruptError(f"{where}.usage.model must be a string")
-    rounds = usage.get("rounds")
-    if not isinstance(rounds, list):
-        raise IndexCorruptError(f"{where}.usage.rounds must be an array")
-    for n, entry in enumerate(rounds):
-        keys = ("inputOther", "output", "inputCacheRead", "inputCacheCreation")
-        if not isinstance(entry, dict) or not all(_is_number(entry.get(k)) for k in keys):
-            raise IndexCorruptError(f"{where}.usage.rounds[{n}] must hold four token counts")
-    cost = usage.get("totalCost")
-    if cost is not None and not _is_number(cost):
-        raise IndexCorruptError(f"{where}.usage.totalCost must be a number or null")
+def _is_usage(usage: object) -> bool:
+    return (
+        isinstance(usage, dict)
+        and all(_is_number(usage.get(key)) for key in TOTAL_KEYS)
+        and isinstance(usage.get("model"), str)
+        and isinstance(usage.get("rounds"), list)
+        and all(
+            isinstance(r, dict) and all(_is_number(r.get(key)) for key in ROUND_KEYS) for r in usage["rounds"]
+        )
+        and (usage.get("totalCost") is None or _is_number(usage["totalCost"]))
+    )
+
+
+def _is_entry(entry: object) -> bool:
+    return (
+        isinstance(entry, dict)
+        and all(isinstance(entry.get(key), str) for key in ("id", "createdAt", "updatedAt"))
+        and _is_number(entry.get("messageCount"))
+        and all(isinstance(entry[key], str) for key in ("title", "cwd") if key in entry)
+        and ("usage" not in entry or _is_usage(entry["usage"]))
+    )
 
 
 def validate_index(data: object) -> dict[str, Any]:
     """The index if it matches the schema of the original (``SessionsIndexSchema``)."""
-    if not isinstance(data, dict):
-        raise IndexCorruptError("index must be a JSON object")
-    version = data.get("version", INDEX_VERSION)
-    if not isinstance(version, str):
-        raise IndexCorruptError("version must be a string")
-    if not isinstance(data.get("updatedAt"), str):
-        raise IndexCorruptError("updatedAt must be a string")
-    sessions = data.get("sessions")
-    if not isinstance(sessions, list):
-        raise IndexCorruptError("sessions must be an array")
-    for n, entry in enumerate(sessions):
-        where = f"sessions[{n}]"
-        if not isinstance(entry, dict):
-            raise IndexCorruptError(f"{where} must be an object")
-        for key in ("id", "createdAt", "updatedAt"):
-            if not isinstance(entry.get(key), str):
-                raise IndexCorruptError(f"{where}.{key} must be a string")
-        if not _is_number(entry.get("messageCount")):
-            raise IndexCorruptError(f"{where}.messageCount must be a number")
-        for key in ("title", "cwd"):
-            if key in entry and not isinstance(entry[key], str):
-                raise IndexCorruptError(f"{where}.{key} must be a string when present")
-        if "usage" in entry:
-            _check_usage(entry["usage"], where)
-    return {**data, "version": version}
+    if not (
+        isinstance(data, dict)
+        and isinstance(data.setdefault("version", INDEX_VERSION), str)
+        and isinstance(data.get("updatedAt"), str)
+        and isinstance(data.get("sessions"), list)
+        and all(_is_entry(entry) for entry in data["sessions"])
+    ):
+        raise IndexCorruptError
+    return data
 
 
 class SessionIndex:
@@ -105,13 +92,13 @@ class SessionIndex:
         try:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            return {"version": INDEX_VERSION, "sessions": [], "updatedAt": iso_timestamp(self._clock())}
+            return {"version": INDEX_VERSION, "sessions": []}
         except (OSError, UnicodeDecodeError) as exc:
-            raise IndexCorruptError(f"cannot read index: {exc}") from exc
+            raise IndexCorruptError(exc) from exc
         try:
             data = json.loads(text)
         except (json.JSONDecodeError, RecursionError) as exc:
-            raise IndexCorruptError(f"invalid JSON: {exc}") from exc
+            raise IndexCorruptError(exc) from exc
         return validate_index(data)
 
     def entries(self) -> list[Entry]:
@@ -128,12 +115,12 @@ class SessionIndex:
     def update(self, mutate: Callable[[list[Entry]], T]) -> T:
         """Apply ``mutate`` to the entry list under the lock and save the result atomically."""
         self.sessions_dir.mkdir(parents=True, exist_ok=True)
-        with FileLock(f"{self.path}.lock", timeout=LOCK_TIMEOUT_SECONDS):
+        with FileLock(f"{self.path}.lock"):
             try:
                 index = self._load_strict()
             except IndexCorruptError as exc:
                 self._set_aside(exc)
-                index = {"version": INDEX_VERSION, "sessions": [], "updatedAt": ""}
+                index = {"version": INDEX_VERSION, "sessions": []}
             sessions: list[Entry] = index["sessions"]
             result = mutate(sessions)
             index["sessions"] = sessions

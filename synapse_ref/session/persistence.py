@@ -19,35 +19,27 @@ def to_jsonl(messages: Iterable[Any]) -> str:
     return "".join(json.dumps(message, ensure_ascii=False) + "\n" for message in messages)
 
 
-def parse_jsonl(content: str, *, source: Path | None = None) -> list[Any]:
-    """Every line that parses; a corrupt line is skipped with a warning so one bad write does not make
-    the whole conversation unreadable."""
+def read_jsonl(path: Path) -> list[Any]:
+    """Every line that parses (a missing file has none); a corrupt line is skipped with a warning so
+    one bad write does not make the whole conversation unreadable."""
+    try:
+        content = path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return []
     messages: list[Any] = []
-    for index, line in enumerate(content.split("\n")):
+    for number, line in enumerate(content.split("\n"), start=1):
         if not line.strip():
             continue
         try:
             messages.append(json.loads(line))
         except json.JSONDecodeError as exc:
-            logger.warning("Skipped corrupted JSONL line %d in %s: %s", index + 1, source or "<history>", exc)
+            logger.warning("Skipped corrupted JSONL line %d in %s: %s", number, path, exc)
     return messages
 
 
-def read_jsonl(path: Path) -> list[Any]:
-    try:
-        content = path.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        return []
-    return parse_jsonl(content, source=path)
-
-
 def append_jsonl(path: Path, messages: Iterable[Any]) -> None:
-    text = to_jsonl(messages)
-    if not text:
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a", encoding="utf-8") as handle:
-        handle.write(text)
+        handle.write(to_jsonl(messages))
         handle.flush()
         os.fsync(handle.fileno())
 

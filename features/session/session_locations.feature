@@ -1,0 +1,26 @@
+@session @beyond-seed
+Feature: 会话文件与定价表的位置
+  Where the session layer looks for its files on a fresh machine: the sessions directory is created
+  with every missing parent on the first write, and without `SYNAPSE_HOME` the pricing table is read
+  from `~/.synapse/pricing.json`.
+
+  @SES-026
+  Scenario: 会话目录及其上级目录都不存在时，创建会话会建出整条路径
+    Given 会话目录及其上级目录都还不存在
+    When 创建一个新会话
+    Then 会话目录应已建出，其中的 `sessions.json` 只列出该会话
+
+  @SES-027
+  Scenario Outline: 没有 `SYNAPSE_HOME` 时从 `~/.synapse/pricing.json` 读取定价
+    Given `SYNAPSE_HOME` <setting>，`HOME` 指向场景目录，其中 `.synapse/pricing.json` 为 valid.json
+    And 会话模型为 `claude-sonnet-4-20250514`
+    When 会话记录一轮 usage
+      | inputOther | output | inputCacheRead | inputCacheCreation |
+      | 1000       | 500    | 2000           | 100                |
+    Then `totalCost` 应为 0.011475
+    And 是否记录了 pricing warning: 否
+
+    Examples:
+      | setting    |
+      | 未设置     |
+      | 为空字符串 |
