@@ -305,6 +305,7 @@ Feature: Workflow 的登記表、狀態檔與 timeline 檔
       | 舊的 compact 留在最前面     | 3  | 是空的        | compact1, failure2, failure3, failure4, failure5 | compact1, failure4, failure5        |
       | 較新的 compact 取代舊的     | 3  | 是空的        | compact1, failure2, failure3, failure4, failure5, compact6, failure7 | failure5, compact6, failure7 |
       | 損毀的行也算一行            | 2  | 有一行無法解碼的位元組 | compact1, failure2, failure3                     | compact1, failure3                  |
+      | 上限 1 時只留下 compact     | 1  | 是空的        | compact1, failure2                               | compact1                            |
 
   @WF-078
   Scenario: 18 種 workflow 類型 — 預設的 stage 清單與並行委派

@@ -59,8 +59,8 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write through a temp file in the same directory, fsync it, then ``os.replace``: a reader sees
-    the old content or the new one, never half of either."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    the old content or the new one, never half of either.  The directory exists already (the callers
+    hold a lock file in it)."""
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
