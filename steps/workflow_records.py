@@ -393,8 +393,11 @@ def wfr_when_set_stages(wfr_ctx: WfrContext, datatable: list[list[str]]) -> None
     assert header == ["stage", "status", "result", "currentStage"], f"unexpected header {header}"
     stamp = wfr_ctx.clock()
     for stage, status, result, current in rows:
-        wfr_ctx.workflow.state.set_stage(wfr_ctx.session_id, stage, status=status, result=wfr_cell(result))
+        returned = wfr_ctx.workflow.state.set_stage(
+            wfr_ctx.session_id, stage, status=status, result=wfr_cell(result)
+        )
         state = wfr_disk_state(wfr_ctx, wfr_ctx.session_id)
+        assert returned == state, f"set_stage returned {returned}, the file holds {state}"
         entry = state["stages"][stage]
         assert (entry.get("status"), entry.get("result")) == (status, wfr_cell(result)), (
             f"after setting {stage} to {status}/{result} the file holds {entry}"

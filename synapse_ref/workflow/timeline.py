@@ -1,8 +1,8 @@
 """The per-session timeline: an append-only JSONL log of workflow events.
 
 Each line is ``{"ts", "type", "category", "label", ...data}``; ``type`` must be registered in
-``TIMELINE_EVENTS``.  The log is bounded: once it holds more than ``max_lines`` lines (default 2000,
-``SYNAPSE_TIMELINE_MAX_LINES``) it is rewritten atomically with the newest ``max_lines`` lines, keeping
+``TIMELINE_EVENTS``.  The log is bounded: once it holds more than ``SYNAPSE_TIMELINE_MAX_LINES`` lines
+(read when used; default 2000) it is rewritten atomically with the newest of them, keeping
 the latest ``session:compact`` event even when it is older than those (the compact suggestion's cooldown
 depends on it).
 
@@ -38,11 +38,10 @@ class UnknownTimelineEventError(ValueError):
 
     def __init__(self, event_type: str) -> None:
         super().__init__(f"未知的 timeline 事件類型：{event_type}")
-        self.event_type = event_type
 
 
 class TimelineCorruptError(ValueError):
-    """A timeline line is not a JSON event object."""
+    """The timeline (named by the message) is not UTF-8 text of JSON event objects."""
 
 
 def system_clock() -> datetime:
@@ -66,12 +65,9 @@ def _max_lines_from_env() -> int:
 class Timeline:
     """Emits and reads the timeline of any session below a root."""
 
-    def __init__(
-        self, paths: WorkflowPaths, clock: Clock = system_clock, max_lines: int | None = None
-    ) -> None:
+    def __init__(self, paths: WorkflowPaths, clock: Clock) -> None:
         self._paths = paths
         self.clock = clock
-        self._max_lines = max_lines
 
     def path(self, session_id: str) -> Path:
         return self._paths.timeline_file(session_id)
@@ -117,16 +113,16 @@ class Timeline:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             if strict:
-                raise TimelineCorruptError(f"{path}: not UTF-8 text") from exc
+                raise TimelineCorruptError(str(path)) from exc
             text = raw.decode("utf-8", errors="replace")
         found: list[TimelineEvent] = []
-        for number, line in enumerate(text.splitlines(), start=1):
+        for line in text.splitlines():
             if not line.strip():
                 continue
             event = _parse(line)
             if event is None:
                 if strict:
-                    raise TimelineCorruptError(f"{path}:{number}: not a timeline event")
+                    raise TimelineCorruptError(str(path))
                 continue
             found.append(event)
         return found
@@ -157,7 +153,7 @@ class Timeline:
         return matches[-1] if matches else None
 
     def _trim(self, path: Path) -> None:
-        max_lines = self._max_lines if self._max_lines is not None else _max_lines_from_env()
+        max_lines = _max_lines_from_env()
         raw = path.read_bytes()
         if raw.count(b"\n") <= max_lines:
             return
