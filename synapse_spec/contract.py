@@ -772,19 +772,23 @@ class WorkflowStateStore(Protocol):
     """``<root>/sessions/<sessionId>/workflow.json``, rewritten atomically."""
 
     def init(self, session_id: str, workflow_type: str, stages: Sequence[str] | None = None) -> WorkflowState:
-        """Start a workflow: every stage ``pending``; ``stages`` defaults to the type's list (at least
-        ``single`` = DEV; ``quick`` = DEV, REVIEW, TEST, RETRO, DOCS; ``standard`` = PLAN, ARCH, TEST, DEV,
-        REVIEW, TEST, RETRO, DOCS)."""
+        """Start a workflow: every stage ``pending``; ``stages`` defaults to the type's list, one of the
+        original plugin's 18 templates (``single`` = DEV; ``quick`` = DEV, REVIEW, TEST, RETRO, DOCS;
+        ``standard`` = PLAN, ARCH, TEST, DEV, REVIEW, TEST, RETRO, DOCS; ``full``, ``secure``, ``tdd``, ...:
+        the table of ``workflow_records.feature``).  An unknown type, an unknown stage name or an empty
+        list raises and writes nothing."""
         ...
 
     def read(self, session_id: str) -> WorkflowState | None:
-        """The state, or None when the session has no workflow."""
+        """The state, or None when the session has no workflow; a file that is not a workflow state
+        raises (naming the file)."""
         ...
 
     def set_stage(
         self, session_id: str, stage_key: str, *, status: str, result: str | None = None
     ) -> WorkflowState:
-        """Set one stage's status and verdict (how a scenario reaches "DEV has just passed")."""
+        """Set one stage's status and verdict (how a scenario reaches "DEV has just passed"); an unknown
+        status or stage, or a session without workflow, raises and changes nothing."""
         ...
 
     def path(self, session_id: str) -> Path: ...
