@@ -33,6 +33,15 @@ WF_STAGE_AGENTS = {
     "REVIEW": "code-reviewer",
     "RETRO": "retrospective",
     "DOCS": "doc-updater",
+    "PM": "product-manager",
+    "DESIGN": "designer",
+    "DEBUG": "debugger",
+    "SECURITY": "security-reviewer",
+    "DB-REVIEW": "database-reviewer",
+    "QA": "qa",
+    "E2E": "e2e-runner",
+    "BUILD-FIX": "build-error-resolver",
+    "REFACTOR": "refactor-cleaner",
 }
 WF_THRESHOLD_ENV = "SYNAPSE_COMPACT_THRESHOLD_MB"
 WF_SUGGESTION_WORDS = ("compact", "壓縮", "/compact")
@@ -68,6 +77,7 @@ class WfContext:
     registry_entry: Mapping[str, str] | None = None
     call_state: dict[str, Any] | None = None
     snapshot: tuple[Any, Any] | None = None
+    events_before: int = 0
 
 
 @pytest.fixture
@@ -196,13 +206,15 @@ def wf_armed_session(ctx: WfContext) -> None:
     ctx.call_kwargs = {"session_id": ctx.session_id}
 
 
-def wf_hook_session(ctx: WfContext, stage: str = "DEV", session_id: str | None = None) -> None:
-    """A standard workflow whose ``stage`` is being worked on: earlier stages passed, it is active."""
+def wf_hook_session(
+    ctx: WfContext, stage: str = "DEV", session_id: str | None = None, workflow_type: str = "standard"
+) -> None:
+    """A workflow whose ``stage`` is being worked on: earlier stages passed, it is active."""
     sid = session_id or ctx.session_id
     store = ctx.workflow.state
-    store.init(sid, "standard")
+    store.init(sid, workflow_type)
     keys = list((store.read(sid) or {}).get("stages", {}))
-    assert stage in keys, f"a standard workflow should have a stage {stage!r}; it has {keys}"
+    assert stage in keys, f"a {workflow_type} workflow should have a stage {stage!r}; it has {keys}"
     for key in keys[: keys.index(stage)]:
         store.set_stage(sid, key, status="completed", result="pass")
     store.set_stage(sid, stage, status="active")
@@ -1050,9 +1062,9 @@ def wf_then_stage_completed(wf_ctx: WfContext, stage: str, verdict: str) -> None
     )
 
 
-@given(parsers.re(r"一個 standard workflow 的 (?P<stage>[A-Z][A-Z0-9:-]*) stage 正在進行"))
-def wf_given_stage_in_progress(wf_ctx: WfContext, stage: str) -> None:
-    wf_hook_session(wf_ctx, stage)
+@given(parsers.re(r"一個 (?P<workflow_type>[\w-]+) workflow 的 (?P<stage>[A-Z][A-Z0-9:-]*) stage 正在進行"))
+def wf_given_stage_in_progress(wf_ctx: WfContext, workflow_type: str, stage: str) -> None:
+    wf_hook_session(wf_ctx, stage, workflow_type=workflow_type)
     wf_ctx.snapshot = (wf_state(wf_ctx), wf_raw_events(wf_ctx))
 
 
@@ -1066,12 +1078,25 @@ WF_BAD_INPUTS: dict[str, Callable[[WfContext], str]] = {
     "`ot:grader` 的 SubagentStop 事件": lambda ctx: json.dumps(
         {**wf_stop_event(ctx, "DEV", "pass"), "agent_type": "ot:grader"}
     ),
+    "沒有 session_id 的 SubagentStop 事件": lambda ctx: json.dumps(
+        {k: v for k, v in wf_stop_event(ctx, "DEV", "pass").items() if k != "session_id"}
+    ),
+    "沒有 agent_type 的 SubagentStop 事件": lambda ctx: json.dumps(
+        {k: v for k, v in wf_stop_event(ctx, "DEV", "pass").items() if k != "agent_type"}
+    ),
+    "session_id 含路徑字元的 SubagentStop 事件": lambda ctx: json.dumps(
+        {**wf_stop_event(ctx, "DEV", "pass"), "session_id": f"../{ctx.session_id}"}
+    ),
+    "`planner` 的 SubagentStop 事件": lambda ctx: json.dumps(
+        {**wf_stop_event(ctx, "DEV", "pass"), "agent_type": "planner"}
+    ),
 }
 
 
 @when(parsers.re(r"hook 指令從 stdin 讀到(?P<what>.+)"))
-def wf_when_bad_stdin(wf_ctx: WfContext, what: str) -> None:
+def wf_when_bad_stdin(wf_ctx: WfContext, monkeypatch: pytest.MonkeyPatch, what: str) -> None:
     assert what in WF_BAD_INPUTS, f"the step has no input called {what!r}"
+    monkeypatch.delenv("CLAUDE_SESSION_ID", raising=False)
     wf_ctx.hook_outcome = wf_ctx.workflow.on_stop_command(WF_BAD_INPUTS[what](wf_ctx))
 
 
@@ -1096,6 +1121,20 @@ def wf_then_stderr_reason(wf_ctx: WfContext) -> None:
     stderr = wf_outcome(wf_ctx).stderr
     assert stderr.strip(), "stderr should say why the hook had nothing to answer"
     assert "Traceback" not in stderr, f"stderr should not hold a traceback: {stderr}"
+    assert stderr.endswith("\n") and all(line.strip() for line in stderr.splitlines()), (
+        f"stderr should be lines of text, each ending with a newline: {stderr!r}"
+    )
+
+
+@then("hook 的 stdout 是以換行結尾的一行 JSON，文字原樣輸出而不跳脫")
+def wf_then_stdout_verbatim(wf_ctx: WfContext) -> None:
+    stdout = wf_outcome(wf_ctx).stdout
+    assert stdout.endswith("\n") and stdout.count("\n") == 1, f"stdout should be one line: {stdout!r}"
+    result = json.loads(stdout)["result"]
+    first = wf_lines(result)[0]
+    assert first.strip() and first in stdout and "\\u" not in stdout, (
+        f"stdout should carry the text as it is, not as \\u escapes: {stdout!r}"
+    )
 
 
 @then("workflow state 與 timeline 都沒有改變")
@@ -1104,3 +1143,307 @@ def wf_then_nothing_changed(wf_ctx: WfContext) -> None:
     state, events = wf_ctx.snapshot
     assert wf_state(wf_ctx) == state, "input the hook cannot place must not change the workflow state"
     assert wf_raw_events(wf_ctx) == events, "input the hook cannot place must not add timeline events"
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: the hook's exact answers, its timeline events and the size format
+# --------------------------------------------------------------------------------------------------------
+
+
+@then("`formatSize` 依下表格式化位元組數：")
+def wf_then_format_table(wf_ctx: WfContext, datatable: list[list[str]]) -> None:
+    header, *rows = datatable
+    assert header == ["bytes", "text"], f"the table should have the columns bytes and text, has {header}"
+    wrong = {
+        int(size): (text, actual)
+        for size, text in rows
+        if (actual := wf_ctx.workflow.format_size(int(size))) != text
+    }
+    assert not wrong, f"formatSize gave (expected, actual) {wrong}"
+
+
+def wf_agent_event(ctx: WfContext, agent: str, message: str) -> dict[str, Any]:
+    return {
+        "session_id": ctx.session_id,
+        "hook_event_name": "SubagentStop",
+        "agent_type": agent,
+        "last_assistant_message": message,
+        "transcript_path": str(ctx.transcript) if ctx.transcript else "",
+        "stop_hook_active": False,
+    }
+
+
+def wf_verdict_message(verdict: str) -> str:
+    return f'工作已結束。\n<!-- VERDICT: {{"result": "{verdict}"}} -->'
+
+
+@when(parsers.re(r"SubagentStop hook 收到 `(?P<agent>[\w:-]+)` 的結束事件，VERDICT 為 (?P<verdict>\w+)"))
+def wf_when_agent_stops(wf_ctx: WfContext, agent: str, verdict: str) -> None:
+    wf_ctx.events_before = len(wf_raw_events(wf_ctx))
+    wf_run_hook(wf_ctx, wf_agent_event(wf_ctx, agent, wf_verdict_message(verdict)))
+
+
+@then("hook 的 `result` 逐行為：")
+def wf_then_result_lines(wf_ctx: WfContext, docstring: str) -> None:
+    expected = docstring.replace("<sid>", wf_ctx.session_id).split("\n")
+    actual = wf_lines(wf_hook_text(wf_ctx))
+    assert actual == expected, f"the hook should answer the lines\n{expected}\nbut answered\n{actual}"
+
+
+@then("timeline 依序新增了下列事件：")
+def wf_then_new_events(wf_ctx: WfContext, datatable: list[list[str]]) -> None:
+    header, *rows = datatable
+    assert header == ["type", "data"], f"the table should have the columns type and data, has {header}"
+    expected = [(event_type, json.loads(data)) for event_type, data in rows]
+    registry = wf_ctx.workflow.timeline_events
+    new = wf_raw_events(wf_ctx)[wf_ctx.events_before :]
+    actual = [
+        (e.get("type"), {k: v for k, v in e.items() if k not in ("ts", "type", "category", "label")})
+        for e in new
+    ]
+    assert actual == expected, f"the hook should add the events\n{expected}\nbut added\n{actual}"
+    for event in new:
+        definition = registry[event["type"]]
+        assert (event.get("category"), event.get("label")) == (definition["category"], definition["label"]), (
+            f"{event} should carry the registry's category and label"
+        )
+        assert isinstance(event.get("ts"), str) and event["ts"], f"{event} should carry its time"
+
+
+@then(parsers.re(r"workflow state 的 `currentStage` 為 (?P<stage>[A-Z][A-Z0-9:-]*)"))
+def wf_then_current_stage(wf_ctx: WfContext, stage: str) -> None:
+    actual = wf_state(wf_ctx).get("currentStage")
+    assert actual == stage, f"currentStage should move to {stage!r}, is {actual!r}"
+
+
+@then(parsers.re(r"workflow state 的 (?P<key>failCount|rejectCount|retroCount) 為 (?P<count>\d+)"))
+def wf_then_state_counter(wf_ctx: WfContext, key: str, count: str) -> None:
+    actual = wf_state(wf_ctx).get(key)
+    assert actual == int(count), f"{key} should be {count}, is {actual!r}"
+
+
+def wf_write_state(ctx: WfContext, state: Mapping[str, Any]) -> None:
+    path = Path(ctx.workflow.state.path(ctx.session_id))
+    path.write_text(json.dumps(state, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    assert wf_state(ctx) == state, "the store should read back the state written to workflow.json"
+
+
+@given(parsers.re(r"`(?P<agent>[\w-]+)` 仍在進行 (?P<stage>[A-Z][A-Z0-9:-]*)（記錄於 `activeAgents`）"))
+def wf_given_other_agent_active(wf_ctx: WfContext, agent: str, stage: str) -> None:
+    assert wf_ctx.hook_stage is not None, "a stage should be in progress"
+    wf_ctx.workflow.state.set_stage(wf_ctx.session_id, stage, status="active")
+    state = wf_state(wf_ctx)
+    started = "2026-03-01T06:59:00.000Z"
+    own = wf_base(wf_ctx.hook_stage)
+    state["activeAgents"] = {
+        agent: {"stage": wf_base(stage), "startedAt": started},
+        WF_STAGE_AGENTS[own]: {"stage": own, "startedAt": started},
+    }
+    wf_write_state(wf_ctx, state)
+
+
+@then(parsers.re(r"`activeAgents` 只剩 (?P<agent>[\w-]+)"))
+def wf_then_active_agents(wf_ctx: WfContext, agent: str) -> None:
+    active = wf_state(wf_ctx).get("activeAgents")
+    assert isinstance(active, Mapping) and list(active) == [agent], (
+        f"the finished agent should leave activeAgents, which should hold only {agent!r}: {active}"
+    )
+
+
+@given(
+    parsers.re(
+        r"(?P<stage>[A-Z][A-Z0-9:-]*) 已經以 (?P<verdict>FAIL|REJECT|ISSUES) 結束 (?P<count>\d+) 次，"
+        r"每次都重新開始"
+    )
+)
+def wf_given_earlier_rounds(wf_ctx: WfContext, stage: str, verdict: str, count: str) -> None:
+    agent = WF_STAGE_AGENTS[wf_base(stage)]
+    for _ in range(int(count)):
+        wf_run_hook(wf_ctx, wf_agent_event(wf_ctx, agent, wf_verdict_message(verdict)))
+        entry = wf_state(wf_ctx)["stages"][stage]
+        assert entry.get("result") == verdict.lower(), f"{stage} should end with {verdict}, state has {entry}"
+        wf_ctx.workflow.state.set_stage(wf_ctx.session_id, stage, status="active")
+
+
+@when(parsers.re(r"SubagentStop hook 收到 `(?P<agent>[\w:-]+)` 的結束事件，最後訊息為「(?P<message>.+)」"))
+def wf_when_agent_stops_with(wf_ctx: WfContext, agent: str, message: str) -> None:
+    wf_ctx.events_before = len(wf_raw_events(wf_ctx))
+    wf_run_hook(wf_ctx, wf_agent_event(wf_ctx, agent, message))
+
+
+@then(parsers.re(r"hook 記錄 (?P<stage>[A-Z][A-Z0-9:-]*) 的結果為 (?P<verdict>\w+)"))
+def wf_then_recorded_verdict(wf_ctx: WfContext, stage: str, verdict: str) -> None:
+    entry = wf_state(wf_ctx)["stages"][stage]
+    assert entry.get("status") == "completed" and entry.get("result") == verdict, (
+        f"{stage} should be completed with result {verdict!r}, state has {entry}"
+    )
+    completes = [
+        e.get("result")
+        for e in wf_ctx.workflow.timeline.query(wf_ctx.session_id, event_type="stage:complete")
+        if e.get("stage") == stage
+    ]
+    assert completes == [verdict], f"one stage:complete for {stage} with result {verdict!r}, got {completes}"
+
+
+@given(parsers.re(r"環境變數 CLAUDE_SESSION_ID 是該 session 的 id，前後帶有空白"))
+def wf_given_session_env(wf_ctx: WfContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLAUDE_SESSION_ID", f"  {wf_ctx.session_id}\n")
+
+
+@when(
+    parsers.re(
+        r"SubagentStop hook 收到沒有 session_id 的 `(?P<agent>[\w:-]+)` 結束事件，"
+        r"VERDICT 為 (?P<verdict>\w+)"
+    )
+)
+def wf_when_agent_stops_without_session(wf_ctx: WfContext, agent: str, verdict: str) -> None:
+    event = wf_agent_event(wf_ctx, agent, wf_verdict_message(verdict))
+    del event["session_id"]
+    wf_run_hook(wf_ctx, event)
+
+
+@then(parsers.re(r"hook 的 `result` 第一行為「(?P<line>.+)」"))
+def wf_then_first_line(wf_ctx: WfContext, line: str) -> None:
+    first = wf_lines(wf_hook_text(wf_ctx))[0]
+    assert first == line, f"the result should start with {line!r}, starts with {first!r}"
+
+
+@given(
+    parsers.re(r"該 session 的 workflow.json (?P<damage>被截斷成不完整的 JSON|中每一筆 stage 紀錄都不是物件)")
+)
+def wf_given_damaged_state(wf_ctx: WfContext, damage: str) -> None:
+    path = Path(wf_ctx.workflow.state.path(wf_ctx.session_id))
+    text = path.read_text(encoding="utf-8")
+    if damage.startswith("被截斷"):
+        path.write_text(text[: len(text) // 2], encoding="utf-8")
+    else:
+        state = json.loads(text)
+        state["stages"] = {key: str(entry.get("status")) for key, entry in state["stages"].items()}
+        path.write_text(json.dumps(state, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    wf_ctx.snapshot = (path.read_bytes(), wf_raw_events(wf_ctx))
+
+
+@then("workflow.json 的內容沒有改變，timeline 沒有新事件")
+def wf_then_files_untouched(wf_ctx: WfContext) -> None:
+    assert wf_ctx.snapshot is not None
+    before, events = wf_ctx.snapshot
+    path = Path(wf_ctx.workflow.state.path(wf_ctx.session_id))
+    assert path.read_bytes() == before, "a damaged workflow.json must be left as it was"
+    assert wf_raw_events(wf_ctx) == events, f"no timeline event should be added: {wf_raw_events(wf_ctx)}"
+
+
+def wf_active_agent_file(ctx: WfContext) -> Path:
+    return Path(ctx.workflow.state.path(ctx.session_id)).parent / "active-agent.json"
+
+
+@given(parsers.re(r"session 目錄中有記錄 (?P<agent>[\w-]+) 的 active-agent.json"))
+def wf_given_active_agent_file(wf_ctx: WfContext, agent: str) -> None:
+    path = wf_active_agent_file(wf_ctx)
+    path.write_text(json.dumps({"agent": agent, "stage": "DEV"}) + "\n", encoding="utf-8")
+
+
+@then("session 目錄中不再有 active-agent.json")
+def wf_then_active_agent_file_gone(wf_ctx: WfContext) -> None:
+    path = wf_active_agent_file(wf_ctx)
+    assert not path.exists(), f"the hook should delete {path}"
+
+
+@given(parsers.re(r"環境變數 SYNAPSE_COMPACT_THRESHOLD_MB 為 (?P<value>.+)"))
+def wf_given_threshold_env(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    if value == "(未設定)":
+        monkeypatch.delenv(WF_THRESHOLD_ENV, raising=False)
+    else:
+        monkeypatch.setenv(WF_THRESHOLD_ENV, value)
+
+
+@given(parsers.re(r"transcript 檔案恰好 (?P<size>\d+) bytes"))
+def wf_given_exact_transcript(wf_ctx: WfContext, size: str) -> None:
+    wf_make_transcript(wf_ctx, int(size))
+
+
+@when(parsers.re(r"`shouldSuggestCompact` 以選項 (?P<options>\{.*\}) 執行"))
+def wf_when_call_with_json_options(wf_ctx: WfContext, options: str) -> None:
+    wf_run_call(wf_ctx, json.loads(options))
+
+
+@then(parsers.re(r"回傳的結果是 (?P<expected>\{.*\})"))
+def wf_then_exact_result(wf_ctx: WfContext, expected: str) -> None:
+    result = wf_result(wf_ctx)
+    assert dict(result) == json.loads(expected), (
+        f"shouldSuggestCompact should return {expected}, got {result}"
+    )
+
+
+@given(parsers.re(r"timeline 依序記錄了 (?P<events>.+)"))
+def wf_given_event_sequence(wf_ctx: WfContext, events: str) -> None:
+    for item in (part.strip() for part in events.split(",")):
+        match = re.fullmatch(r"(?P<type>[\w:-]+)(?:\((?P<result>\w+)\))?", item)
+        assert match is not None, f"the step cannot read the event {item!r}"
+        event_type, result = match["type"], match["result"] or "pass"
+        data: dict[str, Any] = {
+            "session:compact": {"workflowType": "standard", "currentStage": "DEV"},
+            "stage:complete": {"stage": "PLAN", "result": result},
+            "tool:failure": {"tool": "Bash", "error": "exit status 1"},
+        }[event_type]
+        wf_emit(wf_ctx, event_type, data)
+    recorded = [e.get("type") for e in wf_ctx.workflow.timeline.query(wf_ctx.session_id)]
+    expected = [re.sub(r"\(\w+\)$", "", part.strip()) for part in events.split(",")]
+    assert recorded == expected, f"the timeline should hold {expected}, holds {recorded}"
+
+
+@then(parsers.re(r"拋出錯誤，訊息提到「(?P<name>.+)」"))
+def wf_then_option_error(wf_ctx: WfContext, name: str) -> None:
+    assert wf_ctx.error is not None, f"invalid options should raise, but the call returned {wf_ctx.result!r}"
+    assert name in str(wf_ctx.error), f"the error should name {name!r}, said {str(wf_ctx.error)!r}"
+
+
+@given("transcriptPath 指向一個目錄")
+def wf_given_directory_transcript(wf_ctx: WfContext) -> None:
+    directory = wf_ctx.tmp / "transcript-dir"
+    directory.mkdir()
+    wf_ctx.call_kwargs["transcript_path"] = str(directory)
+
+
+@given("呼叫時沒有提供 session id")
+def wf_given_no_session_id(wf_ctx: WfContext) -> None:
+    wf_ctx.call_kwargs.pop("session_id", None)
+    wf_ctx.call_state = wf_state(wf_ctx)
+
+
+@given("呼叫的 session 沒有 workflow state")
+def wf_given_session_without_state(wf_ctx: WfContext) -> None:
+    wf_ctx.call_kwargs["session_id"] = "wf-session-without-workflow"
+    assert wf_ctx.workflow.state.read("wf-session-without-workflow") is None
+
+
+@given("workflow.json 不是 workflow state")
+def wf_given_state_not_a_state(wf_ctx: WfContext) -> None:
+    Path(wf_ctx.workflow.state.path(wf_ctx.session_id)).write_text("[]\n", encoding="utf-8")
+
+
+@given("timeline 檔案含有無法解碼的位元組")
+def wf_given_timeline_undecodable(wf_ctx: WfContext) -> None:
+    path = Path(wf_ctx.workflow.timeline.path(wf_ctx.session_id))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\xff\xfe not text\n")
+
+
+@then(parsers.re(r"hook 的 `result` 中並行群組收斂的宣告為「(?P<line>.+)」"))
+def wf_then_convergence_line(wf_ctx: WfContext, line: str) -> None:
+    found = [text for text in wf_lines(wf_hook_text(wf_ctx)) if "並行群組" in text]
+    expected = [] if line == "無" else [line]
+    assert found == expected, f"the result should announce {expected} about parallel groups, has {found}"
+
+
+@then(parsers.re(r"hook 的 `result` 中下一步的指引為「(?P<line>.+)」"))
+def wf_then_next_step_line(wf_ctx: WfContext, line: str) -> None:
+    found = [text for text in wf_lines(wf_hook_text(wf_ctx)) if text.startswith("⏭️ 下一步：")]
+    assert found == [line], f"the result should say {line!r} as its next step, has {found}"
+
+
+@then(parsers.re(r"stderr 指出未寫入的 timeline 事件 (?P<types>[\w:、-]+)"))
+def wf_then_stderr_lost_events(wf_ctx: WfContext, types: str) -> None:
+    lines = wf_outcome(wf_ctx).stderr.splitlines()
+    for event_type in types.split("、"):
+        naming = [line for line in lines if event_type in line]
+        assert len(naming) == 1, f"one stderr line should name the lost event {event_type}: {lines}"

@@ -41,6 +41,7 @@ Feature: Strategic Compact — 原實作缺陷的修正
     Then `result` 字串中已包含原有的 pass 完成訊息（`'完成'`）
     And `result` 除了 compact 建議外與 timeline 正常時的 `result` 相同
     And 日誌記錄 warning：timeline 事件未寫入
+    And stderr 指出未寫入的 timeline 事件 agent:complete、stage:complete
     And DEV stage 在 workflow state 中為 completed（pass）
 
   @WF-030
@@ -58,3 +59,7 @@ Feature: Strategic Compact — 原實作缺陷的修正
       | JSON 不是物件   | JSON 陣列             |
       | 未知的 session | 未知 session 的 SubagentStop 事件 |
       | 不屬於任何 stage 的 agent | `ot:grader` 的 SubagentStop 事件 |
+      | 沒有 session          | 沒有 session_id 的 SubagentStop 事件 |
+      | 沒有 agent            | 沒有 agent_type 的 SubagentStop 事件 |
+      | 不合法的 session id    | session_id 含路徑字元的 SubagentStop 事件 |
+      | agent 的 stage 都已完成 | `planner` 的 SubagentStop 事件 |

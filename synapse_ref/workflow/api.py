@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +12,7 @@ from synapse_ref.workflow.compact_suggestion import CompactSuggestion, should_su
 from synapse_ref.workflow.format import format_size
 from synapse_ref.workflow.on_stop import SubagentStopHook
 from synapse_ref.workflow.paths import WorkflowPaths
-from synapse_ref.workflow.registry import TIMELINE_EVENTS, WORKFLOWS
+from synapse_ref.workflow.registry import TIMELINE_EVENTS
 from synapse_ref.workflow.state import WorkflowStore
 from synapse_ref.workflow.timeline import Clock, Timeline, system_clock
 
@@ -30,10 +30,6 @@ class StagedWorkflow:
     def timeline_events(self) -> Mapping[str, Mapping[str, str]]:
         return TIMELINE_EVENTS
 
-    @property
-    def workflow_types(self) -> Mapping[str, Sequence[str]]:
-        return {key: definition.stages for key, definition in WORKFLOWS.items()}
-
     def should_suggest_compact(
         self,
         *,
@@ -41,16 +37,12 @@ class StagedWorkflow:
         session_id: str | None = None,
         state: Mapping[str, Any] | None = None,
         options: Mapping[str, Any] | None = None,
-        threshold_bytes: int | None = None,
-        min_stages_since_compact: int | None = None,
     ) -> CompactSuggestion:
         return should_suggest_compact(
             transcript_path=transcript_path,
             session_id=session_id,
             state=state,
             options=options,
-            threshold_bytes=threshold_bytes,
-            min_stages_since_compact=min_stages_since_compact,
             timeline=self.timeline,
             store=self.state,
         )

@@ -8,7 +8,6 @@ Code and never prints a traceback into its conversation.
 from __future__ import annotations
 
 import json
-import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,8 +15,6 @@ from synapse_ref.workflow.on_stop import SubagentStopHook
 from synapse_ref.workflow.paths import WorkflowPaths
 from synapse_ref.workflow.state import WorkflowStore
 from synapse_ref.workflow.timeline import Clock, Timeline, system_clock
-
-logger = logging.getLogger("synapse.workflow.on_stop")
 
 PROG = "synapse-on-stop"
 
@@ -42,7 +39,7 @@ def run_on_stop(stdin: str, *, root: Path | str | None = None, clock: Clock = sy
     try:
         event = json.loads(stdin)
     except json.JSONDecodeError as exc:
-        return _answer("", [f"invalid JSON on stdin: {exc.msg} (line {exc.lineno}, column {exc.colno})"])
+        return _answer("", [f"invalid JSON on stdin: {exc}"])
     if not isinstance(event, dict):
         return _answer("", [f"expected a JSON object on stdin, got {type(event).__name__}"])
     try:
@@ -50,6 +47,5 @@ def run_on_stop(stdin: str, *, root: Path | str | None = None, clock: Clock = sy
         hook = SubagentStopHook(WorkflowStore(paths, clock), Timeline(paths, clock))
         outcome = hook.handle(event)
     except Exception as exc:  # the hook must answer whatever happens
-        logger.debug("SubagentStop hook failed", exc_info=True)
-        return _answer("", [f"hook failed: {type(exc).__name__}: {exc}"])
+        return _answer("", [f"hook failed: {exc!r}"])
     return _answer(outcome.result, list(outcome.notices))

@@ -5,11 +5,8 @@ from __future__ import annotations
 import math
 
 
-def format_size(size: int | float | None) -> str:
-    """Bytes as ``B`` / ``KB`` (whole, half rounds up) / ``MB`` (one decimal), decimal bases throughout;
-    ``--`` when there is no size."""
-    if size is None or isinstance(size, bool) or (isinstance(size, float) and math.isnan(size)):
-        return "--"
+def format_size(size: int) -> str:
+    """Bytes as ``B`` / ``KB`` (whole, half rounds up) / ``MB`` (one decimal), decimal bases throughout."""
     if size >= 1_000_000:
         return f"{size / 1_000_000:.1f}MB"
     if size >= 1_000:

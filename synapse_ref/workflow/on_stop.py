@@ -3,9 +3,8 @@ passing stage suggest ``/compact`` when the transcript has grown large.
 
 The hook receives Claude Code's SubagentStop JSON (``session_id``, ``agent_type``,
 ``last_assistant_message``, ``transcript_path``; ``CLAUDE_SESSION_ID`` stands in for a missing session
-id) and answers ``{"result": text}``.  The verdict comes from an explicit ``verdict`` field when the
-caller gives one, else from the agent's ``<!-- VERDICT: {"result": "..."} -->`` marker, else from the
-original's keyword rules for the stage.
+id) and answers ``{"result": text}``.  The verdict comes from the agent's
+``<!-- VERDICT: {"result": "..."} -->`` marker, else from the original's keyword rules for the stage.
 
 Unlike the original, a timeline that cannot be written costs only the timeline events (a warning is
 logged): the state update and the messages still reach the main agent.
@@ -65,7 +64,7 @@ def parse_verdict(output: str, stage: str) -> str:
     if marker:
         try:
             verdict = json.loads(marker.group(1)).get("result")
-        except (json.JSONDecodeError, AttributeError):
+        except json.JSONDecodeError:
             verdict = None
         if isinstance(verdict, str) and verdict.strip():
             return verdict.strip().lower()
@@ -157,13 +156,7 @@ class SubagentStopHook:
         if stage_key is None:
             return StopOutcome("", (f"no open {base} stage in session {session_id!r}",))
 
-        output = str(event.get("last_assistant_message") or "").strip()
-        explicit = event.get("verdict")
-        verdict = (
-            explicit.strip().lower()
-            if isinstance(explicit, str) and explicit.strip()
-            else parse_verdict(output, base)
-        )
+        verdict = parse_verdict(str(event.get("last_assistant_message") or ""), base)
         now = iso_timestamp(self._timeline.clock())
         updated = self._store.update(session_id, lambda s: complete_stage(s, stage_key, verdict, agent, now))
         self._drop_active_agent(session_id)
@@ -194,7 +187,7 @@ class SubagentStopHook:
 
     def _drop_active_agent(self, session_id: str) -> None:
         with contextlib.suppress(OSError):
-            self._store.paths.active_agent_file(session_id).unlink(missing_ok=True)
+            self._store.paths.active_agent_file(session_id).unlink()
 
     def _on_pass(
         self,
@@ -242,7 +235,7 @@ class SubagentStopHook:
     def _on_fail(
         self, state: WorkflowState, stage_key: str, emoji: str, label: str, emit: _Emitter
     ) -> list[str]:
-        fails = int(state.get("failCount", 0))
+        fails = state["failCount"]
         if fails >= MAX_RETRIES:
             emit("error:fatal", {"reason": "重試上限", "failCount": fails})
             return [f"⛔ 已達重試上限（{MAX_RETRIES} 次）。請人工介入。"]
@@ -253,7 +246,7 @@ class SubagentStopHook:
         ]
 
     def _on_reject(self, state: WorkflowState, label: str, emit: _Emitter) -> list[str]:
-        rejects = int(state.get("rejectCount", 0))
+        rejects = state["rejectCount"]
         if rejects >= MAX_RETRIES:
             emit("error:fatal", {"reason": "拒絕上限", "rejectCount": rejects})
             return [f"⛔ {label}拒絕已達上限（{MAX_RETRIES} 次）。請人工介入。"]
@@ -264,9 +257,9 @@ class SubagentStopHook:
 
     def _on_issues(self, session_id: str, emoji: str, label: str) -> list[str]:
         def bump(state: WorkflowState) -> None:
-            state["retroCount"] = int(state.get("retroCount", 0)) + 1
+            state["retroCount"] += 1
 
-        rounds = int(self._store.update(session_id, bump)["retroCount"])
+        rounds = self._store.update(session_id, bump)["retroCount"]
         return [
             f"{emoji} {label}完成：發現改善建議（retroCount: {rounds}/{MAX_RETRIES}）",
             "💡 可選：觸發 /ot:auto 新一輪優化，或繼續完成剩餘 stages",
