@@ -638,3 +638,21 @@ def repl_compact_raises_bare(repl_world: ReplWorld, name: str) -> None:
         raise error_type()
 
     repl_world.runner_double(failing)
+
+
+@given("`forceCompact()` 返回 `success=true`，释放的 token 为负数")
+def repl_compact_negative(repl_world: ReplWorld, datatable: list[list[str]]) -> None:
+    row = dict(zip(datatable[0], datatable[1], strict=True))
+    result = _CompactResult(int(row["previousTokens"]), int(row["currentTokens"]), int(row["freedTokens"]))
+    assert result.freed_tokens < 0, "setting up: the summary should be longer than what it replaced"
+    _resolved_runner(repl_world, result)
+
+
+@given(parsers.parse('技能 "{name}" 的 SKILL.md 含无效 UTF-8 字节'))
+def repl_skill_with_bad_bytes(repl_world: ReplWorld, name: str) -> None:
+    skill_dir = repl_world.synapse_home / "skills" / name
+    skill_dir.mkdir(parents=True)
+    # Latin-1 "é" on its own is not valid UTF-8; a reader shows the replacement character instead.
+    (skill_dir / "SKILL.md").write_bytes(
+        b"---\nname: " + name.encode() + b"\ndescription: Caf\xe9 helper\n---\n"
+    )

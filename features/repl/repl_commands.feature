@@ -245,11 +245,6 @@ Feature: REPL 斜杠命令的分派与输出
     Given 没有工具来源
     When 执行 `/tools`
     Then 命令应被处理且不应结束 REPL
-    And 输出应以这些行开头:
-      """
-      Available Tools
-      ══════════════════════════════════════════════════
-      """
     And 输出应说明工具列表不可用
 
   @REPL-029
@@ -258,3 +253,34 @@ Feature: REPL 斜杠命令的分派与输出
     When 执行 `/compact`
     Then 输出应包含 `压缩失败`
     And 输出应包含 `TimeoutError`
+
+  @REPL-030
+  Scenario: `/compact` 只释放 1 个 token 时仍报告压缩完成
+    Given `forceCompact()` 返回 `success=true` 且释放了 token
+      | previousTokens | currentTokens | freedTokens | deletedFiles |
+      | 20001          | 20000         | 1           | 0            |
+    When 用户执行 `/compact`
+    Then 输出应包含 `before -> after` token 数值
+    And 输出应包含释放量与删除文件数量
+
+  @REPL-031
+  Scenario: `/compact` 的摘要比删去的历史还长时按无需压缩提示
+    Given `forceCompact()` 返回 `success=true`，释放的 token 为负数
+      | previousTokens | currentTokens | freedTokens |
+      | 3000           | 3200          | -200        |
+    When 用户执行 `/compact`
+    Then 输出应包含“无需压缩”提示
+    And 命令处理结果仍应为已处理
+
+  @REPL-032
+  Scenario: `/skills` 在 SKILL.md 含无效 UTF-8 字节时仍列出该技能
+    Given 技能 "legacy" 的 SKILL.md 含无效 UTF-8 字节
+    When 执行 `/skills`
+    Then 输出应逐行为:
+      """
+      Available Skills
+      ══════════════════════════════════════════════════
+        legacy
+          Caf� helper
+          versions: (none)
+      """

@@ -188,14 +188,10 @@ def skills_command(skills_dir: Path) -> str:
 _FOUND_HEADER = re.compile(r"\AFound \d+.*\n\n?")
 
 
-def tools_command(catalog: ToolCatalog | None) -> str:
+def tools_command(catalog: ToolCatalog) -> str:
     """The catalog's listing without its ``Found N tools`` count line (the header says it already)."""
-    lines = ["Available Tools", RULE]
-    if catalog is None:
-        lines.append("  " + UNAVAILABLE.format("Tool listing"))
-        return "\n".join(lines)
     body = _FOUND_HEADER.sub("", catalog.format_search_result())
-    return "\n".join([*lines, body.rstrip()])
+    return "\n".join(["Available Tools", RULE, body.rstrip()])
 
 
 # -- dispatcher --------------------------------------------------------------------------------------------
@@ -219,13 +215,15 @@ async def handle_command(line: str, context: ReplContext) -> CommandOutcome:
     if command == "/clear":
         clear = getattr(runner, "clear_session", None)
         if not callable(clear):
-            return CommandOutcome(True, UNAVAILABLE.format("Clear"))
+            return CommandOutcome(True, UNAVAILABLE.format(command))
         clear()
         return CommandOutcome(True, "Conversation cleared.")
     if command in ("/skills", "/skill:list"):
         home = context.synapse_home if context.synapse_home is not None else synapse_home()
         return CommandOutcome(True, skills_command(home / "skills"))
     if command == "/tools":
+        if context.tool_catalog is None:
+            return CommandOutcome(True, UNAVAILABLE.format(command))
         return CommandOutcome(True, tools_command(context.tool_catalog))
     return CommandOutcome(True, f"Unknown command: {command}\nType /help for available commands.")
 
