@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,9 +55,9 @@ class _CommandResult:
     exit_code: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Signal:
-    """Satisfies ``contract.AbortSignal``."""
+    """Satisfies ``contract.AbortSignal``; a scenario sets ``aborted`` while the runner works (Ctrl-C)."""
 
     aborted: bool
 
@@ -70,6 +72,16 @@ def _countable_failure() -> _ToolResult:
         message="Usage: ls [path]",
         brief="Usage: ls [path]",
         extras={"failureCategory": "invalid_usage"},
+    )
+
+
+def _execution_error() -> _ToolResult:
+    """A failed command the model can correct itself (a wrong path): not a misuse of the tools."""
+    return _ToolResult(
+        is_error=True,
+        message="cat: build.log: No such file or directory",
+        brief="Command failed",
+        extras={"failureCategory": "execution_error"},
     )
 
 
@@ -126,7 +138,15 @@ class AgentWorld:
     sessions_dir: Path
     bash_log: list[str] = field(default_factory=list)
     unsandboxed_output: str = "unsandboxed-output"
+    unsandboxed_stderr: str = ""
+    unsandboxed_exit_code: int = 0
     retry_output: str = "retry-ok"
+    retry_message: str = ""
+    pass_cwd: bool = True
+    max_iterations: int | None = None
+    max_failures: int | None = None
+    loader_calls: int = 0
+    abort_on_load: bool = False
     tool_results: list[Callable[[Mapping[str, Any]], _ToolResult]] = field(default_factory=list)
     default_result: Callable[[], _ToolResult] = _ok
     block_message: str = "deny file-read"
@@ -167,7 +187,9 @@ class AgentWorld:
                 self.toolset,
                 session=session,
                 stop_hooks=self.stop_hooks,
-                cwd=self.cwd,
+                cwd=self.cwd if self.pass_cwd else None,
+                max_iterations=self.max_iterations,
+                max_consecutive_tool_failures=self.max_failures,
                 token_counter=self.char_counter if self.use_char_counter else None,
                 sleep=self.sleep,
             )
@@ -265,11 +287,11 @@ def agent_world(
 
     async def call(args: Mapping[str, Any]) -> _ToolResult:
         world.bash_log.append("call")
-        return _ok(world.retry_output)
+        return _ToolResult(output=world.retry_output, message=world.retry_message)
 
     async def execute_unsandboxed(command: str, cwd: str) -> _CommandResult:
         world.bash_log.append("execute_unsandboxed")
-        return _CommandResult(world.unsandboxed_output)
+        return _CommandResult(world.unsandboxed_output, world.unsandboxed_stderr, world.unsandboxed_exit_code)
 
     async def allow_session(path: str, cwd: str) -> None:
         world.bash_log.append("allow_session")
@@ -543,12 +565,11 @@ def agent_no_pending(agent_world: AgentWorld) -> None:
     assert pending is None, f"get_pending_sandbox_permission() should be None here, got {pending!r}"
 
 
-@then("应抛出 `No pending sandbox permission request`")
-def agent_raised(agent_world: AgentWorld) -> None:
-    message = "No pending sandbox permission request"
+@then(parsers.parse("应抛出 `{message}`"))
+def agent_raised(agent_world: AgentWorld, message: str) -> None:
     error = agent_world.error
     assert error is not None, f"the call should raise {message!r}, but returned {agent_world.result!r}"
-    assert message in str(error), f"the error should say {message!r}, got {error!r}"
+    assert str(error) == message, f"the error message should be exactly {message!r}, got {str(error)!r}"
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -605,13 +626,17 @@ def agent_no_next_round(agent_world: AgentWorld) -> None:
 
 @given("工具调用依次返回:")
 def agent_tool_sequence(agent_world: AgentWorld, datatable: list[list[str]]) -> None:
-    outcomes: dict[str, Callable[[Mapping[str, Any]], _ToolResult]] = {
-        "失败": lambda call: _countable_failure(),
-        "成功": lambda call: _ok(),
+    outcomes: dict[str, list[Callable[[Mapping[str, Any]], _ToolResult]]] = {
+        "失败": [lambda call: _countable_failure()],
+        "成功": [lambda call: _ok()],
+        "执行错误": [lambda call: _execution_error()],
+        "失败与执行错误": [lambda call: _countable_failure(), lambda call: _execution_error()],
     }
     for _, outcome in datatable[1:]:
-        agent_world.llm.reply_tool_calls([{"name": "Bash", "arguments": {"command": FAILING_COMMAND}}])
-        agent_world.tool_results.append(outcomes[outcome])
+        results = outcomes[outcome]
+        call = {"name": "Bash", "arguments": {"command": FAILING_COMMAND}}
+        agent_world.llm.reply_tool_calls([call] * len(results))
+        agent_world.tool_results.extend(results)
 
 
 @given(parsers.parse('第 {turn:d} 轮模型直接回复 "{text}"'))
@@ -622,10 +647,10 @@ def agent_final_reply(agent_world: AgentWorld, turn: int, text: str) -> None:
 
 @then(parsers.parse('run 应返回 "{text}"'))
 def agent_run_returned_text(agent_world: AgentWorld, text: str) -> None:
+    """``\\n`` in the expected text stands for a line break."""
+    expected = text.replace("\\n", "\n")
     actual = _run_text(agent_world)
-    assert actual == text, (
-        f"failures separated by a success are not consecutive; run() should return {text!r}, got {actual!r}"
-    )
+    assert actual == expected, f"run() should return {expected!r}, got {actual!r}"
 
 
 @then(parsers.parse("模型应被调用 {count:d} 次"))
@@ -745,6 +770,10 @@ def agent_stop_hooks_enabled(agent_world: AgentWorld) -> None:
         return {"message": HOOK_NOTE}
 
     def loader(target: contract.StopHookRegistry) -> None:
+        agent_world.loader_calls += 1
+        if agent_world.abort_on_load:
+            assert agent_world.signal is not None
+            agent_world.signal.aborted = True
         target.register("agent-spec-hook", recording_hook)
 
     # Hooks are registered by the loader, which only the executor's init() runs: a runner that does not
@@ -1328,3 +1357,400 @@ def agent_title_survives_compaction(agent_world: AgentWorld) -> None:
     assert entries and entries[0].get("title") == expected, (
         f"the index title should stay {expected!r}: {entries}"
     )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: details of the permission request and of the answers
+# --------------------------------------------------------------------------------------------------------
+
+
+def _blocked(resource: object, message: str = "deny file-read") -> _ToolResult:
+    return _ToolResult(
+        output="",
+        message=message,
+        brief="Sandbox blocked",
+        extras={"type": "sandbox_blocked", "resource": resource},
+    )
+
+
+@given("Agent 首轮工具调用被沙箱拦截，结果没有 message 且 `extras.resource` 不是字符串")
+def agent_blocked_without_details(agent_world: AgentWorld) -> None:
+    agent_world.script_blocked_call("cat ~/.ssh/id_rsa")
+    agent_world.tool_results[-1] = lambda call: _blocked(42, message="")
+
+
+@then("待处理的权限请求的资源、原因与命令应为:")
+def agent_pending_fields(agent_world: AgentWorld, datatable: list[list[str]]) -> None:
+    expected = dict(zip(datatable[0], datatable[1], strict=True))
+    pending = agent_world.runner().get_pending_sandbox_permission()
+    assert pending is not None, "the blocked command should leave a pending permission request"
+    actual = {"resource": pending.resource, "reason": pending.reason, "command": pending.command}
+    assert actual == expected, f"the pending request should be {expected}, got {actual}"
+
+
+def _returning(result: _ToolResult) -> Callable[[Mapping[str, Any]], _ToolResult]:
+    return lambda call: result
+
+
+@given("模型首轮同时调用这些 Bash 命令，结果依次为（拦截的资源是命令的最后一个参数）:")
+def agent_round_of_calls(agent_world: AgentWorld, datatable: list[list[str]]) -> None:
+    calls = []
+    for command, outcome in datatable[1:]:
+        calls.append({"name": "Bash", "arguments": {"command": command}})
+        resource = command.split()[-1]
+        result = _blocked(resource) if outcome == "拦截" else _ok(f"listing of {resource}")
+        agent_world.tool_results.append(_returning(result))
+    agent_world.llm.reply_tool_calls(calls)
+    agent_world.llm.reply_text("这一轮回复不应被请求")
+
+
+@then(
+    parsers.parse(
+        "本轮 {count:d} 个工具调用都应执行，历史以该轮的 assistant 消息与 {results:d} 条 tool 结果结束"
+    )
+)
+def agent_whole_round_kept(agent_world: AgentWorld, count: int, results: int) -> None:
+    handled = agent_world.toolset.handle.await_count
+    assert handled == count, f"every tool call of the round should run, the toolset ran {handled}"
+    history = agent_world.runner().history
+    assistant, tools = history[-results - 1], history[-results:]
+    ids = _tool_call_ids(assistant)
+    assert assistant.get("role") == "assistant" and len(ids) == count, (
+        f"the assistant message with the round's {count} tool calls should precede the results: {assistant}"
+    )
+    assert [m.get("toolCallId") for m in tools] == ids, f"one tool result per call, in order: {tools}"
+
+
+@given(parsers.re(r"^模型首轮调用工具 \"(?P<tool>[^\"]+)\"，参数为 `(?P<arguments>[^`]*)`，结果被沙箱拦截$"))
+def agent_blocked_tool_arguments(agent_world: AgentWorld, tool: str, arguments: str) -> None:
+    agent_world.llm.reply_tool_calls([{"id": "call-1", "name": tool, "arguments": arguments}])
+    agent_world.llm.reply_text("这一轮回复不应被请求")
+    agent_world.tool_results.append(lambda call: _blocked("/etc/shadow"))
+
+
+@then(parsers.re(r'^permission 的命令应为 "(?P<command>[^"]*)"$'))
+def agent_permission_command(agent_world: AgentWorld, command: str) -> None:
+    actual = _permission(agent_world).command
+    assert actual == command, f"the permission's command should be {command!r}, got {actual!r}"
+
+
+@then(
+    parsers.re(
+        r"^Bash 工具应只被调用 `(?P<method>allowSession|allowPermanent)"
+        r'\("(?P<path>[^"]*)", cwd\)` 一次，随后重试命令$'
+    )
+)
+def agent_whitelisted_exactly(agent_world: AgentWorld, method: str, path: str) -> None:
+    _resolved_text(agent_world)
+    mock = _bash_mock(agent_world, method)
+    assert _awaited_with(mock, path, agent_world.cwd), (
+        f"{method} should be awaited once with ({path!r}, cwd), got {mock.await_args_list}"
+    )
+    expected_log = [
+        method.replace("allowSession", "allow_session").replace("allowPermanent", "allow_permanent")
+    ]
+    assert agent_world.bash_log == [*expected_log, "call"], (
+        f"only {method}, then the retry, should reach the Bash tool: {agent_world.bash_log}"
+    )
+
+
+@given(
+    parsers.re(
+        r'^无沙盒执行将输出 stdout "(?P<stdout>[^"]*)"、stderr "(?P<stderr>[^"]*)"，退出码 (?P<code>\d+)$'
+    )
+)
+def agent_unsandboxed_run(agent_world: AgentWorld, stdout: str, stderr: str, code: str) -> None:
+    agent_world.unsandboxed_output = stdout
+    agent_world.unsandboxed_stderr = stderr
+    agent_world.unsandboxed_exit_code = int(code)
+
+
+@given(parsers.re(r'^重试命令将返回 output "(?P<output>[^"]*)"、message "(?P<message>[^"]*)"$'))
+def agent_retry_result(agent_world: AgentWorld, output: str, message: str) -> None:
+    agent_world.retry_output = output
+    agent_world.retry_message = message
+
+
+@then(parsers.re(r'^回答应为 "(?P<answer>.*)"$'))
+def agent_answer_is(agent_world: AgentWorld, answer: str) -> None:
+    """``\\n`` in the expected answer stands for a line break."""
+    expected = answer.replace("\\n", "\n")
+    actual = _resolved_text(agent_world)
+    assert actual == expected, f"the answer should be exactly {expected!r}, got {actual!r}"
+
+
+@given("工具集中没有 Bash 工具")
+def agent_no_bash_tool(agent_world: AgentWorld) -> None:
+    agent_world.toolset.get_tool.side_effect = lambda name: None
+
+
+@then("待处理的权限请求应仍是原来的请求")
+def agent_request_still_pending(agent_world: AgentWorld) -> None:
+    pending = agent_world.runner().get_pending_sandbox_permission()
+    assert pending is not None, "a request that could not be carried out should stay pending"
+    actual = (pending.resource, pending.command)
+    expected = (agent_world.block_resource, agent_world.command)
+    assert actual == expected, f"the pending request should still be {expected}, got {actual}"
+
+
+@then(parsers.parse('应抛出错误并指出未知的选项 "{option}"'))
+def agent_unknown_option(agent_world: AgentWorld, option: str) -> None:
+    error = agent_world.error
+    assert error is not None, f"an unknown option should raise, it returned {agent_world.result!r}"
+    assert option in str(error), f"the error should name the option {option!r}, got {error!r}"
+
+
+@given("runner 创建时不指定工作目录")
+def agent_no_cwd(agent_world: AgentWorld) -> None:
+    import os
+
+    agent_world.pass_cwd = False
+    agent_world.cwd = os.getcwd()
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: which failures count, their logs, explicit limits and aborts mid-run
+# --------------------------------------------------------------------------------------------------------
+
+
+@given(
+    parsers.re(
+        r'^工具每次都返回错误，failureCategory 为 "(?P<category>[^"]*)"，brief 为 "(?P<brief>[^"]*)"，'
+        r'output 为 "(?P<output>[^"]*)"$'
+    )
+)
+def agent_tool_error_kind(agent_world: AgentWorld, category: str, brief: str, output: str) -> None:
+    extras = {"failureCategory": category} if category else None
+    failure = _ToolResult(is_error=True, output=output, message=brief, brief=brief, extras=extras)
+    agent_world.default_result = lambda: failure
+
+
+@given(parsers.parse('{rounds:d} 轮工具调用之后模型直接回复 "{text}"'))
+def agent_rounds_then_reply(agent_world: AgentWorld, rounds: int, text: str) -> None:
+    for _ in range(rounds):
+        agent_world.llm.reply_tool_calls([{"name": "Bash", "arguments": {"command": FAILING_COMMAND}}])
+    agent_world.llm.reply_text(text)
+
+
+def _synapse_records(caplog: pytest.LogCaptureFixture, level: int) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.name.split(".")[0] == "synapse" and r.levelno == level]
+
+
+@pytest.fixture
+def agent_logs(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
+    caplog.set_level(logging.DEBUG, logger="synapse")
+    return caplog
+
+
+@then("`synapse.*` 日志应依次记录这些工具失败警告:")
+def agent_failure_warnings(agent_logs: pytest.LogCaptureFixture, datatable: list[list[str]]) -> None:
+    expected = [row[0] for row in datatable[1:]]
+    warnings = [r.getMessage() for r in _synapse_records(agent_logs, logging.WARNING)]
+    failures = [m for m in warnings if m.startswith("Tool execution failed")]
+    assert failures == expected, f"one warning per failing round expected: {expected}, got {warnings}"
+
+
+@then(parsers.parse("`synapse.*` 日志应在最后一条警告之后记录 {count:d} 条停止的错误"))
+def agent_stop_error_logged(agent_logs: pytest.LogCaptureFixture, count: int) -> None:
+    records = [r for r in agent_logs.records if r.name.split(".")[0] == "synapse"]
+    errors = [r for r in records if r.levelno == logging.ERROR]
+    assert len(errors) == count, f"{count} error record(s) expected when the runner stops, got {errors}"
+    last_warning = max(i for i, r in enumerate(records) if r.levelno == logging.WARNING)
+    assert records.index(errors[-1]) > last_warning, "the stop should be logged after the last failure"
+    assert "consecutive" in errors[-1].getMessage().lower(), f"the error should say why: {errors[-1]}"
+
+
+@given(parsers.re(r"^runner 创建时指定(?P<limit>工具迭代上限|连续失败阈值)为 (?P<value>\d+)$"))
+def agent_explicit_limit(agent_world: AgentWorld, limit: str, value: str) -> None:
+    if limit == "工具迭代上限":
+        agent_world.max_iterations = int(value)
+    else:
+        agent_world.max_failures = int(value)
+
+
+@given(parsers.parse('工具连续失败 {rounds:d} 轮之后模型直接回复 "{text}"'))
+def agent_failing_rounds_then_reply(agent_world: AgentWorld, rounds: int, text: str) -> None:
+    agent_world.default_result = _countable_failure
+    agent_rounds_then_reply(agent_world, rounds, text)
+
+
+@then("不应加载 Stop Hook")
+def agent_hooks_not_loaded(agent_world: AgentWorld) -> None:
+    assert agent_world.loader_calls == 0, (
+        f"an aborted request should stop before loading the stop hooks, they were loaded "
+        f"{agent_world.loader_calls} time(s)"
+    )
+
+
+@given("加载 Stop Hook 时用户中断了本次请求")
+def agent_abort_while_loading(agent_world: AgentWorld) -> None:
+    agent_world.signal = _Signal(aborted=False)
+    agent_world.abort_on_load = True
+    agent_world.user_message = "这条消息不应进入历史"
+
+
+@given(parsers.parse("模型首轮调用 {count:d} 个 Bash 命令，第一个命令执行时用户中断了请求"))
+def agent_abort_during_tool(agent_world: AgentWorld, count: int) -> None:
+    signal = _Signal(aborted=False)
+    agent_world.signal = signal
+    agent_world.llm.reply_tool_calls(
+        [{"name": "Bash", "arguments": {"command": f"make step-{i + 1}"}} for i in range(count)]
+    )
+    agent_world.llm.reply_text("这一轮回复不应被请求")
+
+    def interrupted(call: Mapping[str, Any]) -> _ToolResult:
+        signal.aborted = True
+        return _ok("step output")
+
+    agent_world.tool_results.append(interrupted)
+
+
+def _abort_error(world: AgentWorld) -> BaseException:
+    error = world.error
+    assert error is not None, f"the interrupted run should raise, it returned {world.result!r}"
+    assert type(error).__name__ == "AbortError" or "aborted" in str(error).lower(), (
+        f"the error should be an abort error (class AbortError or 'aborted' in the message), got {error!r}"
+    )
+    return error
+
+
+@then(parsers.parse("应抛出中断相关错误，工具只执行了 {count:d} 次"))
+def agent_abort_after_tool(agent_world: AgentWorld, count: int) -> None:
+    _abort_error(agent_world)
+    handled = agent_world.toolset.handle.await_count
+    assert handled == count, f"no tool should run after the interruption, the toolset ran {handled}"
+    assert len(agent_world.llm.calls) == 1, "the model must not be asked again after the interruption"
+
+
+@then("历史与会话文件只应多出本次的用户消息")
+def agent_only_user_message_added(agent_world: AgentWorld) -> None:
+    expected = [*agent_world.seed_history, _text("user", agent_world.user_message)]
+    history = agent_world.runner().history
+    assert history == expected, f"the interrupted tool round must not be kept, history is {history}"
+    assert agent_world.persisted_history() == expected, "the session file must not keep the interrupted round"
+
+
+@given("压缩模型生成摘要时用户中断了本次请求")
+def agent_abort_during_summary(agent_world: AgentWorld) -> None:
+    llm = agent_world.llm
+
+    class _AbortedOnceTheModelIsCalled:
+        @property
+        def aborted(self) -> bool:
+            return len(llm.calls) >= 1
+
+    agent_world.signal = _AbortedOnceTheModelIsCalled()  # type: ignore[assignment]
+    llm.reply_text(SUMMARY)
+    llm.reply_text("这一轮回复不应被请求")
+
+
+@then("应抛出中断相关错误，模型只为摘要被调用了 1 次")
+def agent_abort_after_summary(agent_world: AgentWorld) -> None:
+    _abort_error(agent_world)
+    calls = agent_world.llm.calls
+    assert len(calls) == 1, (
+        f"only the summary should have been asked for, the model was called {len(calls)} times"
+    )
+    assert calls[0].system_prompt != "", "the one call should be the summary request"
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: the session seen by stop hooks, offload-only rounds, compaction without a session, logs
+# --------------------------------------------------------------------------------------------------------
+
+
+@then("Stop Hook 应看到会话 id、runner 的完整历史与 runner 的工作目录")
+def agent_hook_context(agent_world: AgentWorld) -> None:
+    (context,) = agent_world.hook_calls
+    assert context.session_id == agent_world.session_id, (
+        f"the hook should see the session id {agent_world.session_id!r}, got {context.session_id!r}"
+    )
+    history = agent_world.runner().history
+    assert list(context.messages) == history, f"the hook should see the whole history {history}"
+    assert context.cwd == agent_world.cwd, f"the hook should see the runner's cwd, got {context.cwd!r}"
+
+
+@then(parsers.parse("应只触发 1 次卸载 {count:d} 条工具结果的 `offload` 事件"))
+def agent_offload_only(agent_world: AgentWorld, count: int) -> None:
+    _run_text(agent_world)
+    kinds = [kind for kind, _ in agent_world.tagged_events]
+    assert kinds == ["offload"], f"one offload event and no compaction expected, got {kinds}"
+    payload = agent_world.tagged_events[0][1]
+    assert payload.get("count") == count and payload.get("freedTokens", 0) > 0, (
+        f"the offload event should report {count} offloaded result(s) and the freed tokens: {payload}"
+    )
+
+
+@then("模型本轮应看到卸载引用而不是原工具结果")
+def agent_model_sees_reference(agent_world: AgentWorld) -> None:
+    sent = list(agent_world.llm.calls[-1].messages)
+    tool_texts = [_text_of(m) for m in sent if m.get("role") == "tool"]
+    assert len(tool_texts) == 1 and tool_texts[0].startswith("Tool result is at: "), (
+        f"the model should be sent the offload reference, got {tool_texts}"
+    )
+    path = Path(tool_texts[0].removeprefix("Tool result is at: "))
+    original = _text_of(agent_world.seed_history[2])
+    assert path.read_text(encoding="utf-8") == original, "the offloaded file should hold the tool result"
+    history = agent_world.runner().history
+    assert [m for m in history if m.get("role") == "tool"] == [m for m in sent if m.get("role") == "tool"], (
+        "the runner's history should carry the same reference"
+    )
+
+
+@given("runner 没有会话，并已完成一次请求")
+def agent_sessionless_run(agent_world: AgentWorld) -> None:
+    agent_world.use_char_counter = True
+    agent_world.llm.reply_text("好的")
+    runner = agent_world.runner()
+    assert run(runner.run("你好")) == "好的", "setting up: the request should complete"
+    agent_world.seed_history = runner.history
+
+
+@then("压缩结果应是原历史，前后 token 数相同且不删除文件")
+def agent_sessionless_compaction(agent_world: AgentWorld) -> None:
+    result = _compacted(agent_world)
+    history = agent_world.seed_history
+    assert list(result.messages) == history, f"nothing should be compacted: {result.messages}"
+    assert agent_world.runner().history == history, "the runner's history should be unchanged"
+    tokens = message_tokens(history)
+    actual = (result.previous_tokens, result.current_tokens, result.freed_tokens, list(result.deleted_files))
+    assert actual == (tokens, tokens, 0, []), (
+        f"(previous, current, freed, deleted) should be ({tokens}, {tokens}, 0, []), got {actual}"
+    )
+    assert len(agent_world.llm.calls) == 1, "no summary should be asked for"
+
+
+@then("应触发一次不释放 token 的 `compact` 事件")
+def agent_noop_compact_event(agent_world: AgentWorld) -> None:
+    tokens = message_tokens(agent_world.seed_history)
+    expected = {"previousTokens": tokens, "currentTokens": tokens, "freedTokens": 0, "deletedFileCount": 0}
+    assert agent_world.events == [expected], (
+        f"one compact event {expected} expected, got {agent_world.events}"
+    )
+
+
+@then(
+    parsers.re(
+        r'^`synapse\.\*` 日志应记录 1 条清洗警告，阶段为 "(?P<stage>[^"]+)"，'
+        r"消息数从 (?P<before>\d+) 变为 (?P<after>\d+)$"
+    )
+)
+def agent_sanitize_logged(agent_logs: pytest.LogCaptureFixture, stage: str, before: str, after: str) -> None:
+    warnings = [
+        r.getMessage()
+        for r in _synapse_records(agent_logs, logging.WARNING)
+        if r.getMessage().startswith("Sanitized dangling or malformed tool-call history")
+    ]
+    assert len(warnings) == 1, f"one sanitize warning expected, got {warnings}"
+    numbers = re.findall(r"\d+", warnings[0])
+    assert stage in warnings[0] and numbers == [before, after], (
+        f"the warning should name the stage {stage!r} and the counts {before} -> {after}: {warnings[0]}"
+    )
+
+
+@then(parsers.re(r'^提示全文应为 "(?P<text>.*)"$'))
+def agent_hint_is(agent_world: AgentWorld, text: str) -> None:
+    """``\\n`` in the expected text stands for a line break."""
+    expected = text.replace("\\n", "\n")
+    actual = _run_text(agent_world)
+    assert actual == expected, f"run() should return exactly {expected!r}, got {actual!r}"

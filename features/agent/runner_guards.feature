@@ -13,9 +13,12 @@ Feature: AgentRunner 保护机制
     And 停止提示应作为最后一条 assistant 消息留在历史中
 
     Examples:
-      | 阈值来源 | 环境变量 | 阈值 |
-      | 默认值   |          | 3    |
-      | 环境变量 | 2        | 2    |
+      | 阈值来源         | 环境变量 | 阈值 |
+      | 默认值           |          | 3    |
+      | 环境变量         | 2        | 2    |
+      | 环境变量         | 1        | 1    |
+      | 非正数时用默认值 | 0        | 3    |
+      | 非数字时用默认值 | many     | 3    |
 
   @AGT-017
   Scenario: 连续工具失败达到阈值后主动停止 — 中间有一轮成功时重新计数
@@ -40,6 +43,7 @@ Feature: AgentRunner 保护机制
     When 执行 `runner.run(...)`
     Then 应返回 `Reached tool iteration limit` 提示
     And 提示中包含 `Use --help to see command usage.`
+    And 提示全文应为 "Reached tool iteration limit (<上限>); stopping.\nUse --help to see command usage."
     And 模型调用次数应等于上限，之后不再调用
     And 停止提示应作为最后一条 assistant 消息留在历史中
 
@@ -47,6 +51,7 @@ Feature: AgentRunner 保护机制
       | 上限来源 | 环境变量 | 上限 |
       | 默认值   |          | 50   |
       | 环境变量 | 2        | 2    |
+      | 环境变量 | 0        | 0    |
 
   @AGT-009
   Scenario: 用户消息在执行前可被 signal 中断

@@ -62,6 +62,7 @@ Feature: 沙箱授权交互闭环
     When 调用 `resolveSandboxPermission('deny')`
     Then 返回应包含 `User denied access`
     And 拒绝信息应指明资源 `~/.ssh/id_rsa`
+    And 回答应为 "User denied access to ~/.ssh/id_rsa"
     And 不应调用 `allowSession`、`allowPermanent`、`executeUnsandboxed`
     And 不应调用 `bashTool.call`
     And 之后不应再有 pending 权限请求

@@ -6,7 +6,6 @@ session resumed after a crash, an abort or a guard stop replays a history the pr
 
 from __future__ import annotations
 
-import inspect
 import logging
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -38,7 +37,6 @@ ITERATION_LIMIT_MESSAGE = (
 )
 
 EventCallback = Callable[[dict[str, Any]], Any]
-MessagePartCallback = Callable[[dict[str, Any]], Any]
 
 
 class SessionLike(Protocol):
@@ -106,11 +104,7 @@ class _LoopOutcome:
 
 
 def _text_of(message: Message) -> str:
-    return "".join(
-        str(part.get("text", ""))
-        for part in message.get("content", [])
-        if isinstance(part, dict) and part.get("type") == "text"
-    )
+    return "".join(part["text"] for part in message.get("content", []) if part.get("type") == "text")
 
 
 def _text_message(role: str, text: str) -> Message:
@@ -125,27 +119,21 @@ class AgentRunner:
         llm: LLMClient,
         toolset: Toolset,
         *,
+        orchestrator: OrchestratorLike,
         session: SessionLike | None = None,
-        orchestrator: OrchestratorLike | None = None,
         stop_hooks: StopHooksLike | None = None,
-        system_prompt: str = DEFAULT_SYSTEM_PROMPT,
         cwd: str | None = None,
         max_iterations: int | None = None,
         max_consecutive_tool_failures: int | None = None,
-        on_message_part: MessagePartCallback | None = None,
-        env: Mapping[str, str] | None = None,
     ) -> None:
         self._llm = llm
         self._toolset = toolset
         self._session = session
         self._orchestrator = orchestrator
         self._stop_hooks = stop_hooks
-        self._system_prompt = system_prompt
         self._cwd = cwd
         self._max_iterations = max_iterations
         self._max_failures = max_consecutive_tool_failures
-        self._on_message_part = on_message_part
-        self._env = env
         self._history: list[Message] = []
         self._loaded = False
         self._permissions = SandboxPermissionHandler()
@@ -160,15 +148,13 @@ class AgentRunner:
     def max_iterations(self) -> int:
         if self._max_iterations is not None:
             return self._max_iterations
-        return env_int("SYNAPSE_MAX_TOOL_ITERATIONS", DEFAULT_MAX_ITERATIONS, self._env)
+        return env_int("SYNAPSE_MAX_TOOL_ITERATIONS", DEFAULT_MAX_ITERATIONS)
 
     @property
     def max_consecutive_tool_failures(self) -> int:
         if self._max_failures is not None:
             return self._max_failures
-        value = env_int(
-            "SYNAPSE_MAX_CONSECUTIVE_TOOL_FAILURES", DEFAULT_MAX_CONSECUTIVE_TOOL_FAILURES, self._env
-        )
+        value = env_int("SYNAPSE_MAX_CONSECUTIVE_TOOL_FAILURES", DEFAULT_MAX_CONSECUTIVE_TOOL_FAILURES)
         return value if value > 0 else DEFAULT_MAX_CONSECUTIVE_TOOL_FAILURES
 
     # -- state ---------------------------------------------------------------------------------------------
@@ -176,18 +162,6 @@ class AgentRunner:
     def history(self) -> list[Message]:
         self._ensure_loaded()
         return list(self._history)
-
-    @property
-    def session(self) -> SessionLike | None:
-        return self._session
-
-    @property
-    def session_id(self) -> str | None:
-        return self._session.id if self._session is not None else None
-
-    @property
-    def model_name(self) -> str:
-        return self._llm.model_name
 
     def on(self, event: str, callback: EventCallback) -> None:
         """Subscribe to ``offload`` (``{count, freedTokens}``) or ``compact`` (``{previousTokens,
@@ -222,28 +196,26 @@ class AgentRunner:
     async def run(self, user_message: str, *, signal: AbortSignal | None = None) -> str:
         """One request to its final text; stop hooks run only when the model finished on its own."""
         outcome = await self._run_loop(user_message, signal)
-        if outcome.permission is not None or not outcome.completed_normally:
+        if not outcome.completed_normally:
             return outcome.response
         hooks = self._stop_hooks
         if hooks is not None and hooks.should_execute():
             return await hooks.execute_and_append(
-                outcome.response, session_id=self.session_id, messages=list(self._history), cwd=self.cwd
+                outcome.response,
+                session_id=self._session.id if self._session is not None else None,
+                messages=list(self._history),
+                cwd=self.cwd,
             )
         return outcome.response
 
     async def force_compact(self) -> CompactResult:
         """Compact now (``/compact``): no cooldown, no offload first; persisted and announced on success."""
         self._ensure_loaded()
-        if self._session is None:
-            from synapse_ref.context.token_counter import count_message_tokens, default_token_counter
-
-            tokens = count_message_tokens(self._history, default_token_counter())
-            return CompactResult(list(self._history), tokens, tokens, 0, len(self._history), [], True)
-        result = await self._get_orchestrator().force_compact(
-            list(self._history), self._session.offload_dir, persist=self._replace_history
+        # ``persist`` swaps the history in before any offload file is deleted.
+        result = await self._orchestrator.force_compact(
+            list(self._history), self._offload_dir(), persist=self._replace_history
         )
         if result.success:
-            self._replace_history(list(result.messages))
             self._emit("compact", _compact_payload(result))
         return result
 
@@ -255,30 +227,27 @@ class AgentRunner:
             self._stop_hooks.init()
         throw_if_aborted(signal)
         self._sanitize("before run")
-        throw_if_aborted(signal)
         self._append([_text_message("user", user_message)])
         limit = self.max_iterations
         max_failures = self.max_consecutive_tool_failures
         failures = 0
         for _ in range(limit):
             self._sanitize("before step")
-            throw_if_aborted(signal)
             await self._offload_if_needed()
             throw_if_aborted(signal)
             reply = await self._llm.generate(
-                self._system_prompt, list(self._history), self._toolset.tools, signal=signal
+                DEFAULT_SYSTEM_PROMPT, list(self._history), self._toolset.tools, signal=signal
             )
             self._record_usage(reply.usage)
             message = reply.message
-            await self._emit_text(message)
             tool_calls: list[dict[str, Any]] = list(message.get("toolCalls") or [])
             if not tool_calls:
                 self._append([message])
                 return _LoopOutcome(_text_of(message), True)
-            results: list[ToolReturn] = []
+            round_results: list[tuple[dict[str, Any], ToolReturn]] = []
             for call in tool_calls:
                 throw_if_aborted(signal)
-                results.append(await self._toolset.handle(call))
+                round_results.append((call, await self._toolset.handle(call)))
             throw_if_aborted(signal)
             tool_messages = [
                 {
@@ -286,10 +255,11 @@ class AgentRunner:
                     "content": [{"type": "text", "text": tool_result_text(r)}],
                     "toolCallId": c["id"],
                 }
-                for c, r in zip(tool_calls, results, strict=False)
+                for c, r in round_results
             ]
             self._append([message, *tool_messages])
-            permission = build_from_tool_results(tool_calls, results)
+            results = [r for _, r in round_results]
+            permission = build_from_tool_results(round_results)
             if permission is not None:
                 self._permissions.set_pending(permission)
                 return _LoopOutcome(permission.reason, False, permission)
@@ -352,36 +322,22 @@ class AgentRunner:
         if self._session is not None:
             self._session.update_usage(dict(usage), self._llm.model_name)
 
-    async def _emit_text(self, message: Message) -> None:
-        if self._on_message_part is None:
-            return
-        for part in message.get("content", []):
-            if isinstance(part, dict) and part.get("type") == "text" and str(part.get("text", "")).strip():
-                outcome = self._on_message_part(part)
-                if inspect.isawaitable(outcome):
-                    await outcome
-
     # -- context management --------------------------------------------------------------------------------
-    def _get_orchestrator(self) -> OrchestratorLike:
-        if self._orchestrator is None:
-            from synapse_ref.context.orchestrator import ContextOrchestrator
-
-            self._orchestrator = ContextOrchestrator(self._llm)
-        return self._orchestrator
+    def _offload_dir(self) -> Path | None:
+        """None without a session: the orchestrator then never offloads or compacts."""
+        return self._session.offload_dir if self._session is not None else None
 
     async def _offload_if_needed(self) -> None:
-        """Before each model turn; a runner without a session never offloads or compacts."""
-        if self._session is None:
-            return
-        result = await self._get_orchestrator().offload_if_needed(
-            list(self._history), self._session.offload_dir, persist=self._replace_history
+        """Before each model turn."""
+        result = await self._orchestrator.offload_if_needed(
+            list(self._history), self._offload_dir(), persist=self._replace_history
         )
         if result.offload_result is not None:
             self._replace_history(list(result.messages))
             offload = result.offload_result
             self._emit("offload", {"count": offload.offloaded_count, "freedTokens": offload.freed_tokens})
         if result.compact_result is not None:
-            self._replace_history(list(result.messages))
+            # The compactor already swapped the compacted history in through ``persist``.
             self._emit("compact", _compact_payload(result.compact_result))
 
     def _emit(self, event: str, payload: dict[str, Any]) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import posixpath
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from synapse_ref.agent.tools import ToolReturn, Toolset
@@ -30,14 +30,15 @@ class SandboxPermissionRequest:
     reason: str
     command: str
     type: str = PERMISSION_TYPE
-    options: tuple[str, ...] = field(default=PERMISSION_OPTIONS)
+    options: tuple[str, ...] = PERMISSION_OPTIONS
 
 
 def build_from_tool_results(
-    tool_calls: Sequence[dict[str, Any]], results: Sequence[ToolReturn]
+    round_results: Sequence[tuple[dict[str, Any], ToolReturn]],
 ) -> SandboxPermissionRequest | None:
-    """The request for the first blocked result of a round, or None when nothing was blocked."""
-    for call, result in zip(tool_calls, results, strict=False):
+    """The request for the first blocked result of a round (``(tool call, result)`` pairs in call
+    order), or None when nothing was blocked."""
+    for call, result in round_results:
         extras = result.extras or {}
         if extras.get("type") != SANDBOX_BLOCKED:
             continue
@@ -51,13 +52,13 @@ def build_from_tool_results(
 
 
 def _bash_command(call: dict[str, Any]) -> str:
+    """The ``command`` argument of a Bash call; "" for another tool or arguments without one."""
     if call.get("name") != "Bash":
         return ""
     try:
-        arguments = json.loads(str(call.get("arguments") or ""))
-    except ValueError:
+        command = json.loads(str(call.get("arguments", ""))).get("command")
+    except (ValueError, AttributeError):
         return ""
-    command = arguments.get("command") if isinstance(arguments, dict) else None
     return command if isinstance(command, str) else ""
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 
 class ToolReturn(Protocol):
-    """What a tool returns; a toolset may hand back any object shaped like :class:`ToolResult`."""
+    """What a tool returns (``{isError, output, message, brief, extras}`` in the original): ``extras``
+    carries loop signals such as ``{"type": "sandbox_blocked", "resource": ...}`` or
+    ``{"failureCategory": ...}``."""
 
     @property
     def is_error(self) -> bool: ...
@@ -24,31 +25,6 @@ class ToolReturn(Protocol):
 
     @property
     def extras(self) -> Mapping[str, Any] | None: ...
-
-
-@dataclass(frozen=True)
-class ToolResult:
-    """A tool's answer: ``output`` for the model, ``message`` for diagnostics, ``extras`` for the loop
-    (``{"type": "sandbox_blocked", "resource": ...}``, ``{"failureCategory": ...}``)."""
-
-    is_error: bool = False
-    output: str = ""
-    message: str = ""
-    brief: str = ""
-    extras: Mapping[str, Any] | None = field(default=None)
-
-
-def tool_ok(
-    output: str = "", *, message: str = "", brief: str = "", extras: Mapping[str, Any] | None = None
-) -> ToolResult:
-    return ToolResult(False, output, message, brief, extras)
-
-
-def tool_error(
-    message: str, *, output: str = "", brief: str = "", extras: Mapping[str, Any] | None = None
-) -> ToolResult:
-    """An error result; ``brief`` defaults to the message, as in the original."""
-    return ToolResult(True, output, message, brief or message, extras)
 
 
 class CommandOutput(Protocol):
@@ -87,22 +63,6 @@ class Toolset(Protocol):
     def get_tool(self, name: str) -> BashTool | None: ...
 
 
-class EmptyToolset:
-    """A toolset with no tools, for a model that only talks."""
-
-    @property
-    def tools(self) -> Sequence[Mapping[str, Any]]:
-        return ()
-
-    async def handle(self, tool_call: Mapping[str, Any]) -> ToolReturn:
-        return tool_error(
-            f"Unknown tool: {tool_call.get('name')}", extras={"failureCategory": "command_not_found"}
-        )
-
-    def get_tool(self, name: str) -> BashTool | None:
-        return None
-
-
 def tool_result_text(result: ToolReturn) -> str:
     """The text the model sees: output and message, the empty ones left out."""
     return "\n\n".join(part for part in (result.output, result.message) if part)
@@ -122,10 +82,8 @@ _COUNTABLE_HINTS = (
 
 
 def counts_as_failure(result: ToolReturn) -> bool:
-    """Whether an error means the model is using the tools wrongly (worth stopping for), as opposed to
-    an ordinary execution error such as a wrong path that the model can correct by itself."""
-    if not result.is_error:
-        return False
+    """Whether an error result means the model is using the tools wrongly (worth stopping for), as
+    opposed to an ordinary execution error such as a wrong path that the model can correct by itself."""
     category = (result.extras or {}).get("failureCategory")
     if isinstance(category, str):
         return category in COUNTABLE_CATEGORIES

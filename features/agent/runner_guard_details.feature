@@ -1,0 +1,112 @@
+@agent @beyond-seed
+Feature: AgentRunner 保护机制的细节
+  哪些工具失败计入连续失败（原实现的 failureCategory 与关键字规则）、每轮失败的日志、显式上限，
+  以及请求在各个阶段被中断时历史保持原样。模型是脚本化替身，工具集是记录调用的替身。
+
+  @AGT-031
+  Scenario Outline: 只有表明工具用法错误的失败才计入连续失败
+    Given 工具每次都返回错误，failureCategory 为 "<category>"，brief 为 "<brief>"，output 为 "<output>"
+    And 3 轮工具调用之后模型直接回复 "换个办法完成了"
+    When 执行 `runner.run(...)`
+    Then run 应返回 "<result>"
+
+    Examples:
+      | category          | brief                                  | output                      | result                                         |
+      | invalid_usage     | Bad flag                               |                             | Consecutive tool execution failures; stopping. |
+      | command_not_found | Not found                              |                             | Consecutive tool execution failures; stopping. |
+      | execution_error   | Usage: ls [path]                       |                             | 换个办法完成了                                 |
+      |                   | Unknown tool: Grep                     |                             | Consecutive tool execution failures; stopping. |
+      |                   |                                        | bash: rg: command not found | Consecutive tool execution failures; stopping. |
+      |                   | Unknown command: /bogus                |                             | Consecutive tool execution failures; stopping. |
+      |                   | USAGE: ls [path]                       |                             | Consecutive tool execution failures; stopping. |
+      |                   | --limit requires a number argument     |                             | Consecutive tool execution failures; stopping. |
+      |                   | --offset must be a non-negative number |                             | Consecutive tool execution failures; stopping. |
+      |                   | Unexpected argument: --all             |                             | Consecutive tool execution failures; stopping. |
+      |                   | Invalid parameters: path               |                             | Consecutive tool execution failures; stopping. |
+      |                   | No such file or directory              |                             | 换个办法完成了                                 |
+
+  @AGT-032
+  Scenario: 不计数的执行错误让连续失败重新计数
+    Given 工具调用依次返回:
+      | 轮次 | 结果     |
+      | 1    | 失败     |
+      | 2    | 执行错误 |
+      | 3    | 失败     |
+      | 4    | 失败     |
+    And 第 5 轮模型直接回复 "修复完成"
+    And `SYNAPSE_MAX_CONSECUTIVE_TOOL_FAILURES` 为 ""，阈值应为 3
+    When 执行 `runner.run(...)`
+    Then run 应返回 "修复完成"
+    And 模型应被调用 5 次
+
+  @AGT-033
+  Scenario: 每轮工具失败记录警告，停止时记录错误
+    Given 工具调用依次返回:
+      | 轮次 | 结果           |
+      | 1    | 失败与执行错误 |
+      | 2    | 失败           |
+      | 3    | 失败           |
+    And `SYNAPSE_MAX_CONSECUTIVE_TOOL_FAILURES` 为 ""，阈值应为 3
+    When 执行 `runner.run(...)`
+    Then 应返回 `Consecutive tool execution failures; stopping.`
+    And `synapse.*` 日志应依次记录这些工具失败警告:
+      | message                                                |
+      | Tool execution failed (counted: 1/2, consecutive: 1/3) |
+      | Tool execution failed (counted: 1/1, consecutive: 2/3) |
+      | Tool execution failed (counted: 1/1, consecutive: 3/3) |
+    And `synapse.*` 日志应在最后一条警告之后记录 1 条停止的错误
+
+  @AGT-034
+  Scenario Outline: 创建 runner 时给出的上限优先于环境变量
+    Given `<name>` 为 "50"，上限应为 2
+    And runner 创建时指定<limit>为 2
+    And 工具连续失败 5 轮之后模型直接回复 "不应到达这里"
+    When 执行 `runner.run(...)`
+    Then run 应返回 "<result>"
+    And 模型应被调用 2 次
+
+    Examples:
+      | name                                  | limit        | result                                                                       |
+      | SYNAPSE_MAX_TOOL_ITERATIONS           | 工具迭代上限 | Reached tool iteration limit (2); stopping.\\nUse --help to see command usage. |
+      | SYNAPSE_MAX_CONSECUTIVE_TOOL_FAILURES | 连续失败阈值 | Consecutive tool execution failures; stopping.                               |
+
+  @AGT-035
+  Scenario: 已中断的请求不加载 Stop Hook
+    Given `stopHookExecutor.shouldExecute()` 为 true
+    And 调用 `runner.run(userMessage, { signal })` 且 signal 已 abort
+    And runner 恢复的会话中已有 2 条历史消息
+    When 进入执行流程
+    Then 应立即抛出中断相关错误
+    And 不应加载 Stop Hook
+
+  @AGT-036
+  Scenario: 加载 Stop Hook 时被中断的请求不追加用户消息
+    Given `stopHookExecutor.shouldExecute()` 为 true
+    And 加载 Stop Hook 时用户中断了本次请求
+    And runner 恢复的会话中已有 2 条历史消息
+    When 进入执行流程
+    Then 应立即抛出中断相关错误
+    And 不应追加新一轮消息到历史
+
+  @AGT-037
+  Scenario Outline: 工具执行期间被中断时不再执行后续工具，也不保留这一轮
+    Given runner 恢复的会话中已有 2 条历史消息
+    And 模型首轮调用 <count> 个 Bash 命令，第一个命令执行时用户中断了请求
+    When 进入执行流程
+    Then 应抛出中断相关错误，工具只执行了 1 次
+    And 历史与会话文件只应多出本次的用户消息
+
+    Examples:
+      | count |
+      | 1     |
+      | 2     |
+
+  @AGT-038
+  Scenario: 压缩摘要期间被中断时不再请求模型作答
+    Given runner 恢复的会话中有一轮超长的工具结果和 6 条较长的历史消息
+    And 上下文设置为:
+      | SYNAPSE_OFFLOAD_THRESHOLD | SYNAPSE_COMPACT_TRIGGER_THRESHOLD | SYNAPSE_COMPACT_PRESERVE_COUNT |
+      | 2000                      | 100000                            | 2                              |
+    And 压缩模型生成摘要时用户中断了本次请求
+    When 进入执行流程
+    Then 应抛出中断相关错误，模型只为摘要被调用了 1 次

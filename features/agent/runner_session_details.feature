@@ -1,0 +1,53 @@
+@agent @beyond-seed
+Feature: AgentRunner 与会话、上下文的衔接细节
+  Stop Hook 看到的会话信息、只卸载不压缩的一轮、没有会话时的强制压缩，以及清洗历史时的日志。
+  会话是真实的，token 计数器按字符计数；模型是脚本化替身。
+
+  @AGT-039
+  Scenario: Stop Hook 看到会话 id、完整历史与 runner 的工作目录
+    Given `stopHookExecutor.shouldExecute()` 为 true
+    And runner 恢复的会话中已有 2 条历史消息
+    And 模型直接回复 "任务完成"
+    When `runWithPotentialPermission` 正常完成且无权限中断
+    Then 应执行 `executeAndAppend`
+    And Stop Hook 应看到会话 id、runner 的完整历史与 runner 的工作目录
+
+  @AGT-040
+  Scenario: 运行中只卸载不压缩时，会话文件与模型看到的历史都带卸载引用
+    Given runner 恢复的会话中有一轮超长的工具结果和 6 条较长的历史消息
+    And 上下文设置为:
+      | SYNAPSE_OFFLOAD_THRESHOLD | SYNAPSE_COMPACT_TRIGGER_THRESHOLD |
+      | 5000                      | 100000                            |
+    And 模型直接回复 "已继续"
+    When 执行 `runner.run(...)`
+    Then 应只触发 1 次卸载 1 条工具结果的 `offload` 事件
+    And 模型本轮应看到卸载引用而不是原工具结果
+    And 会话文件应与 runner 的历史一致
+
+  @AGT-041
+  Scenario: 没有会话的 runner 强制压缩时历史不变且不释放 token
+    Given runner 没有会话，并已完成一次请求
+    When AgentRunner 执行强制压缩
+    Then 压缩结果应是原历史，前后 token 数相同且不删除文件
+    And 应触发一次不释放 token 的 `compact` 事件
+
+  @AGT-042
+  Scenario: 运行前清洗历史时在 `synapse.*` 日志中记录阶段与前后消息数
+    Given 历史中存在 assistant toolCalls 但缺失对应 tool 消息
+      """json
+      [
+        {"role": "user", "content": [{"type": "text", "text": "Old request"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "Running tool"}],
+         "toolCalls": [{"id": "dangling-call", "name": "Bash", "arguments": "{\"command\":\"ls\"}"}]},
+        {"role": "user", "content": [{"type": "text", "text": "Retry request"}]}
+      ]
+      """
+    When AgentRunner 运行新请求前执行 sanitize
+    Then `synapse.*` 日志应记录 1 条清洗警告，阶段为 "before run"，消息数从 3 变为 2
+
+  @AGT-043
+  Scenario: 每轮模型调用前清洗历史时在 `synapse.*` 日志中记录阶段与前后消息数
+    Given 模型首轮输出的 toolCall.arguments 为 `{"command":"echo "oops""}`
+    And 模型随后回复 "Recovered response"
+    When 执行 `runner.run(...)`
+    Then `synapse.*` 日志应记录 1 条清洗警告，阶段为 "before step"，消息数从 3 变为 1
