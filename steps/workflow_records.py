@@ -884,3 +884,9 @@ def wfr_then_walk_types(wfr_ctx: WfrContext) -> None:
         if (row["keys"], row["hints"]) != (row["expected_keys"], row["expected_hints"])
     ]
     assert not wrong, f"these workflow types differ from the table: {wrong}"
+
+
+@then(parsers.re(r"workflow.json 以原文保存 `(?P<text>[^`]+)`，不轉成 \\u 跳脫序列"))
+def wfr_then_state_text_as_written(wfr_ctx: WfrContext, text: str) -> None:
+    raw = wfr_state_file(wfr_ctx, wfr_ctx.session_id).read_text(encoding="utf-8")
+    assert text in raw, f"workflow.json should hold {text!r} as written, not escaped:\n{raw}"

@@ -132,9 +132,10 @@ Feature: Workflow 的登記表、狀態檔與 timeline 檔
       | DEV    | completed | pass   | REVIEW       |
       | REVIEW | completed | pass   | TEST:2       |
       | TEST:2 | completed | pass   | RETRO        |
-      | RETRO  | completed | issues | DOCS         |
+      | RETRO  | completed | 需要改善   | DOCS         |
       | DOCS   | completed | pass   | DOCS         |
     Then 每個 completed 的 stage 記錄時鐘的時間 `2026-03-01T08:30:00.250Z` 為 completedAt，其他 stage 沒有 completedAt
+    And workflow.json 以原文保存 `需要改善`，不轉成 \u 跳脫序列
 
   @WF-066
   Scenario Outline: set_stage 拒絕不合法的輸入且不改動 workflow.json — <情形>
