@@ -1703,3 +1703,34 @@ def ses_then_index_pretty(ses_world: SesWorld) -> None:
     assert title and not title.isascii() and json.dumps(title, ensure_ascii=False) in text, (
         f"the title {title!r} should be written to sessions.json as is, not \\u-escaped: {text!r}"
     )
+
+
+@given(parsers.parse("`SYNAPSE_HOME` 下的 `pricing.json` 内容为 {content}"))
+def ses_given_pricing_content(ses_world: SesWorld, content: str) -> None:
+    home = Path(os.environ["SYNAPSE_HOME"])
+    assert home.is_relative_to(ses_world.root), "SYNAPSE_HOME must point into the scenario's directory"
+    (home / "pricing.json").write_text(content, encoding="utf-8")
+
+
+@when(parsers.parse("以模型 {model} 恢复会话 `{session_id}`"))
+def ses_when_find_with_model(
+    synapse: Implementation, ses_world: SesWorld, model: str, session_id: str
+) -> None:
+    chosen = None if model == "(不指定)" else model.strip("`")
+    ses_world.session = synapse.find_session(session_id, ses_world.sessions_dir, model=chosen)
+    assert ses_world.session is not None, f"Session.find({session_id!r}) should find the indexed session"
+
+
+@then(parsers.parse('恢复的会话的标题应为 "{title}"，消息数为 {count:d}'))
+def ses_then_found_title_count(ses_world: SesWorld, title: str, count: int) -> None:
+    session = ses_world.session
+    assert (session.title, session.message_count) == (title, count), (
+        f"the title and message count should come from the index ({title!r}, {count}), "
+        f"got ({session.title!r}, {session.message_count})"
+    )
+
+
+@then(parsers.parse("恢复的会话的 usage 应为模型 `{model}` 的空 usage"))
+def ses_then_found_empty_usage(ses_world: SesWorld, model: str) -> None:
+    usage = ses_world.session.get_usage()
+    assert usage == _empty_usage(model), f"the usage should be {_empty_usage(model)!r}, got {usage!r}"

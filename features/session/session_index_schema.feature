@@ -92,3 +92,30 @@ Feature: `sessions.json` 的结构校验与时间戳格式
     Given 一个空的会话目录
     When 记下时间后创建一个新会话
     Then 索引的 updatedAt 与该会话条目的 createdAt、updatedAt 都应形如 `2026-01-02T03:04:05.678Z`，且落在创建前后
+
+  @SES-030
+  Scenario Outline: 索引条目没有 usage 时，恢复的会话按调用方给的模型（默认 "unknown-model"）从零计起
+    Given `sessions.json` 以如下合法索引为基础
+      """
+      {
+        "version": "1.0.0",
+        "sessions": [
+          {
+            "id": "session-m6x3k2a1-abc123",
+            "createdAt": "2026-01-02T03:04:05.678Z",
+            "updatedAt": "2026-01-02T03:05:00.000Z",
+            "messageCount": 3,
+            "title": "修复登录页面"
+          }
+        ],
+        "updatedAt": "2026-01-02T03:05:00.000Z"
+      }
+      """
+    When 以模型 <model> 恢复会话 `session-m6x3k2a1-abc123`
+    Then 恢复的会话的标题应为 "修复登录页面"，消息数为 3
+    And 恢复的会话的 usage 应为模型 `<expected>` 的空 usage
+
+    Examples:
+      | model                    | expected               |
+      | (不指定)                 | unknown-model          |
+      | `claude-opus-4-20250514` | claude-opus-4-20250514 |

@@ -11,6 +11,7 @@ import copy
 import json
 import logging
 import os
+import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -83,10 +84,9 @@ def validate_index(data: object) -> dict[str, Any]:
 class SessionIndex:
     """One sessions directory's ``sessions.json``."""
 
-    def __init__(self, sessions_dir: Path, *, clock: Callable[[], float]) -> None:
+    def __init__(self, sessions_dir: Path) -> None:
         self.sessions_dir = sessions_dir
         self.path = sessions_dir / INDEX_FILE
-        self._clock = clock
 
     def _load_strict(self) -> dict[str, Any]:
         try:
@@ -124,7 +124,7 @@ class SessionIndex:
             sessions: list[Entry] = index["sessions"]
             result = mutate(sessions)
             index["sessions"] = sessions
-            index["updatedAt"] = iso_timestamp(self._clock())
+            index["updatedAt"] = iso_timestamp(time.time())
             atomic_write_text(self.path, json.dumps(index, ensure_ascii=False, indent=2))
             return result
 

@@ -7,6 +7,7 @@ import logging
 import math
 from collections.abc import Mapping
 from pathlib import Path
+from typing import cast
 
 from synapse_ref.session.paths import pricing_path
 
@@ -14,26 +15,19 @@ logger = logging.getLogger("synapse.session.pricing")
 
 PRICE_KEYS = ("inputPerMillion", "outputPerMillion", "cacheReadPerMillion", "cacheWritePerMillion")
 
-ModelPricing = dict[str, float]
-PricingConfig = dict[str, ModelPricing]
+PricingConfig = Mapping[str, Mapping[str, float]]
 
 
-def validate_pricing(data: object) -> PricingConfig:
-    """The table if it has the documented shape; ``ValueError`` naming the first problem otherwise."""
-    if not isinstance(data, dict):
-        raise ValueError("pricing must be a JSON object of model -> prices")
-    table: PricingConfig = {}
-    for model, prices in data.items():
-        if not isinstance(prices, dict):
-            raise ValueError(f"pricing for {model!r} must be an object")
-        entry: ModelPricing = {}
-        for key in PRICE_KEYS:
-            value = prices.get(key)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ValueError(f"pricing for {model!r}: {key} must be a finite number")
-            entry[key] = float(value)
-        table[model] = entry
-    return table
+def _is_price(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _is_pricing(data: object) -> bool:
+    """The original's schema: a record of model -> the four prices, every one a finite number."""
+    return isinstance(data, dict) and all(
+        isinstance(prices, dict) and all(_is_price(prices.get(key)) for key in PRICE_KEYS)
+        for prices in data.values()
+    )
 
 
 def load_pricing(path: Path | None = None) -> PricingConfig | None:
@@ -45,13 +39,20 @@ def load_pricing(path: Path | None = None) -> PricingConfig | None:
     target = path if path is not None else pricing_path()
     try:
         data = json.loads(target.read_text(encoding="utf-8"))
-        return validate_pricing(data)
     except FileNotFoundError:
         logger.warning("Pricing file not found, costs unavailable: %s", target)
+        return None
     except (OSError, ValueError) as exc:
         logger.warning("Failed to load pricing from %s, costs unavailable: %s", target, exc)
-    return None
+        return None
+    if not _is_pricing(data):
+        logger.warning(
+            "Pricing file %s does not give every model the four prices per million tokens, costs unavailable",
+            target,
+        )
+        return None
+    return cast(PricingConfig, data)
 
 
-def pricing_for(config: Mapping[str, Mapping[str, float]] | None, model: str) -> Mapping[str, float] | None:
+def pricing_for(config: PricingConfig | None, model: str) -> Mapping[str, float] | None:
     return None if config is None else config.get(model)

@@ -5,23 +5,20 @@ from __future__ import annotations
 import builtins
 import contextlib
 import copy
-import logging
 import os
 import secrets
 import shutil
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from synapse_ref.session.index import Entry, IndexCorruptError, SessionIndex, iso_timestamp
+from synapse_ref.session.index import Entry, SessionIndex, iso_timestamp
 from synapse_ref.session.paths import env_int
 from synapse_ref.session.persistence import append_jsonl, atomic_write_text, read_jsonl, to_jsonl
 from synapse_ref.session.pricing import load_pricing
 from synapse_ref.session.usage import accumulate_usage, create_empty_usage
 from synapse_ref.session.usage import reset_usage as _reset_usage
-
-logger = logging.getLogger("synapse.session")
 
 TITLE_MAX_LENGTH = 50
 DEFAULT_MAX_SESSIONS = 100
@@ -47,10 +44,10 @@ def _base36(number: int) -> str:
             return digits
 
 
-def new_session_id(clock: Callable[[], float] = time.time) -> str:
+def new_session_id() -> str:
     """``session-<base36 milliseconds>-<6 random base36 chars>``, as the original names them."""
     suffix = "".join(secrets.choice(_BASE36) for _ in range(6))
-    return f"session-{_base36(int(clock() * 1000))}-{suffix}"
+    return f"session-{_base36(int(time.time() * 1000))}-{suffix}"
 
 
 def title_from(message: Mapping[str, Any]) -> str | None:
@@ -99,7 +96,6 @@ class Session:
         title: str | None = None,
         message_count: int = 0,
         cwd: str | None = None,
-        clock: Callable[[], float] = time.time,
         pricing: PricingTable | None = None,
         pricing_path: Path | None = None,
     ) -> None:
@@ -110,10 +106,9 @@ class Session:
         self._title = title
         self._message_count = message_count
         self._cwd = cwd
-        self._clock = clock
         self._pricing = pricing
         self._pricing_path = pricing_path
-        self._index = SessionIndex(self._sessions_dir, clock=clock)
+        self._index = SessionIndex(self._sessions_dir)
 
     # -- construction ------------------------------------------------------------------------------------
     @classmethod
@@ -123,20 +118,15 @@ class Session:
         *,
         session_id: str | None = None,
         model: str | None = None,
-        cwd: str | None = None,
-        clock: Callable[[], float] | None = None,
         pricing: PricingTable | None = None,
         pricing_path: Path | None = None,
     ) -> Session:
-        clock = clock or time.time
-        now = iso_timestamp(clock())
         session = cls(
-            session_id or new_session_id(clock),
+            session_id or new_session_id(),
             Path(sessions_dir),
-            created_at=now,
+            created_at=iso_timestamp(time.time()),
             usage=create_empty_usage(model or DEFAULT_MODEL),
-            cwd=cwd if cwd is not None else os.getcwd(),
-            clock=clock,
+            cwd=os.getcwd(),
             pricing=pricing,
             pricing_path=pricing_path,
         )
@@ -150,7 +140,6 @@ class Session:
         sessions_dir: Path,
         *,
         model: str | None = None,
-        clock: Callable[[], float] | None = None,
         pricing: PricingTable | None = None,
         pricing_path: Path | None = None,
     ) -> Session | None:
@@ -158,12 +147,7 @@ class Session:
 
         A missing id or an unreadable index gives ``None``: resuming must never crash the caller.
         """
-        index = SessionIndex(Path(sessions_dir), clock=clock or time.time)
-        try:
-            entry = index.find(session_id)
-        except (OSError, ValueError) as exc:
-            logger.warning("Failed to find session %s, index corrupted: %s", session_id, exc)
-            return None
+        entry = SessionIndex(Path(sessions_dir)).find(session_id)
         if entry is None:
             return None
         stored = entry.get("usage")
@@ -176,7 +160,6 @@ class Session:
             title=entry.get("title"),
             message_count=int(entry.get("messageCount", 0)),
             cwd=entry.get("cwd"),
-            clock=clock or time.time,
             pricing=pricing,
             pricing_path=pricing_path,
         )
@@ -184,11 +167,7 @@ class Session:
     @classmethod
     def list(cls, sessions_dir: Path) -> Entries:
         """Index entries, newest first; ``[]`` when the index is missing or corrupt."""
-        try:
-            return SessionIndex(Path(sessions_dir), clock=time.time).entries()
-        except (OSError, ValueError) as exc:
-            logger.warning("Failed to list sessions in %s: %s", sessions_dir, exc)
-            return []
+        return SessionIndex(Path(sessions_dir)).entries()
 
     @classmethod
     def continue_(cls, sessions_dir: Path, *, model: str | None = None) -> Session | None:
@@ -314,7 +293,7 @@ class Session:
         shutil.rmtree(self._sessions_dir / session_id, ignore_errors=True)
 
     def _save_entry(self) -> None:
-        entry = self._entry(iso_timestamp(self._clock()))
+        entry = self._entry(iso_timestamp(time.time()))
 
         def save(sessions: Entries) -> None:
             for position, existing in enumerate(sessions):
@@ -323,7 +302,4 @@ class Session:
                     return
             sessions.insert(0, entry)
 
-        try:
-            self._index.update(save)
-        except IndexCorruptError as exc:  # pragma: no cover - update() sets a corrupt index aside first
-            logger.warning("Failed to update sessions index: %s", exc)
+        self._index.update(save)

@@ -1,0 +1,26 @@
+@session @beyond-seed
+Feature: `pricing.json` 的结构校验
+  The pricing table follows the original's schema: a record of model -> the four prices per million
+  tokens. A file that breaks it anywhere, for any model, prices nothing (cost `N/A` rather than a guess)
+  and says so in a warning; integers are as good as decimals and other models may be listed.
+
+  @SES-029
+  Scenario Outline: 只有完全符合结构的 `pricing.json` 才用于计价
+    Given `SYNAPSE_HOME` 下的 `pricing.json` 内容为 <content>
+    And 会话模型为 `claude-sonnet-4-20250514`
+    When 会话记录一轮 usage
+      | inputOther | output | inputCacheRead | inputCacheCreation |
+      | 1000       | 500    | 2000           | 100                |
+    Then `totalCost` 应为 <cost>
+    And 是否记录了 pricing warning: <warning>
+
+    Examples:
+      | case               | content                                                                                                                                                                                                   | cost     | warning |
+      | 整数价格与其他模型 | {"claude-sonnet-4-20250514": {"inputPerMillion": 3, "outputPerMillion": 15, "cacheReadPerMillion": 0.3, "cacheWritePerMillion": 3.75}, "other-model": {"inputPerMillion": 1, "outputPerMillion": 2, "cacheReadPerMillion": 0, "cacheWritePerMillion": 0}} | 0.011475 | 否      |
+      | 不是对象           | [{"inputPerMillion": 3, "outputPerMillion": 15, "cacheReadPerMillion": 0.3, "cacheWritePerMillion": 3.75}]                                                                                                | null     | 是      |
+      | 价格不是对象       | {"claude-sonnet-4-20250514": 3}                                                                                                                                                                           | null     | 是      |
+      | 缺少一项价格       | {"claude-sonnet-4-20250514": {"inputPerMillion": 3, "outputPerMillion": 15, "cacheReadPerMillion": 0.3}}                                                                                                  | null     | 是      |
+      | 价格是字符串       | {"claude-sonnet-4-20250514": {"inputPerMillion": "3", "outputPerMillion": 15, "cacheReadPerMillion": 0.3, "cacheWritePerMillion": 3.75}}                                                                  | null     | 是      |
+      | 价格是布尔值       | {"claude-sonnet-4-20250514": {"inputPerMillion": 3, "outputPerMillion": 15, "cacheReadPerMillion": true, "cacheWritePerMillion": 3.75}}                                                                   | null     | 是      |
+      | 价格不是有限数     | {"claude-sonnet-4-20250514": {"inputPerMillion": 3, "outputPerMillion": 15, "cacheReadPerMillion": 0.3, "cacheWritePerMillion": Infinity}}                                                                | null     | 是      |
+      | 其他模型的价格无效 | {"claude-sonnet-4-20250514": {"inputPerMillion": 3, "outputPerMillion": 15, "cacheReadPerMillion": 0.3, "cacheWritePerMillion": 3.75}, "other-model": {"inputPerMillion": 1}}                             | null     | 是      |
