@@ -890,3 +890,25 @@ def wfr_then_walk_types(wfr_ctx: WfrContext) -> None:
 def wfr_then_state_text_as_written(wfr_ctx: WfrContext, text: str) -> None:
     raw = wfr_state_file(wfr_ctx, wfr_ctx.session_id).read_text(encoding="utf-8")
     assert text in raw, f"workflow.json should hold {text!r} as written, not escaped:\n{raw}"
+
+
+@given(parsers.re(r"session `(?P<session>[^`]+)` 的目錄中有 pre-task hook 寫下的 `active-agent.json`"))
+def wfr_given_active_agent_file(wfr_ctx: WfrContext, session: str) -> None:
+    path = wfr_session_dir(wfr_ctx, session) / "active-agent.json"
+    path.write_text(json.dumps({"agent": "planner", "stage": "PLAN"}) + "\n", encoding="utf-8")
+
+
+@then(parsers.re(r"session `(?P<session>[^`]+)` 的 `active-agent.json` 已被 hook 刪除"))
+def wfr_then_active_agent_file_gone(wfr_ctx: WfrContext, session: str) -> None:
+    path = wfr_session_dir(wfr_ctx, session) / "active-agent.json"
+    assert not path.exists(), f"the hook should delete {path} when an agent finishes"
+
+
+@then("沒有 timeline 檔的 session 查詢結果為空，latest 不存在")
+def wfr_then_missing_timeline(wfr_ctx: WfrContext) -> None:
+    session = "wfr-tl-missing"
+    assert not wfr_timeline_file(wfr_ctx, session).exists()
+    timeline = wfr_ctx.workflow.timeline
+    assert timeline.query(session) == [], "a session without timeline should query as empty"
+    assert timeline.latest(session, "stage:start") is None
+    assert not wfr_session_dir(wfr_ctx, session).exists(), "reading must not create the session directory"

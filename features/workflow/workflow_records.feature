@@ -171,6 +171,7 @@ Feature: Workflow 的登記表、狀態檔與 timeline 檔
     Given 時鐘停在 `2026-03-01T09:00:00.000+00:00`
     And 為 session `wfr-hook-1` 啟動一個 standard workflow
     And session `wfr-hook-1` 的 workflow.json 記錄 tester 與 code-reviewer 為進行中的 agent
+    And session `wfr-hook-1` 的目錄中有 pre-task hook 寫下的 `active-agent.json`
     When 下列 agent 依序結束，每次之後 workflow.json 如表所示：
       | agent         | verdict | stage  | active | failCount | rejectCount | currentStage | activeAgents          |
       | planner       | PASS    | PLAN   | -      | 0         | 0           | ARCH         | tester, code-reviewer |
@@ -182,6 +183,7 @@ Feature: Workflow 的登記表、狀態檔與 timeline 檔
       | retrospective | PASS    | RETRO  | -      | 2         | 1           | DOCS         | -                     |
       | doc-updater   | PASS    | DOCS   | -      | 2         | 1           | DOCS         | -                     |
     Then 每個 stage 都是 completed，result 為該 agent 的 verdict（小寫），completedAt 為 `2026-03-01T09:00:00.000Z`
+    And session `wfr-hook-1` 的 `active-agent.json` 已被 hook 刪除
 
   @WF-069
   Scenario Outline: 會離開 root 的 session id 被拒絕 — <session>
@@ -277,6 +279,7 @@ Feature: Workflow 的登記表、狀態檔與 timeline 檔
       | -              | -        | -     | 1,2 |
       | stage:complete | -        | -     | 2   |
     And timeline 路徑是目錄的 session 查詢結果為空，latest 不存在
+    And 沒有 timeline 檔的 session 查詢結果為空，latest 不存在
 
   @WF-076
   Scenario Outline: timeline 行數上限 — `SYNAPSE_TIMELINE_MAX_LINES` 為 <設定> 時保留最新的 <上限> 行
