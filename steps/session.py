@@ -1734,3 +1734,23 @@ def ses_then_found_title_count(ses_world: SesWorld, title: str, count: int) -> N
 def ses_then_found_empty_usage(ses_world: SesWorld, model: str) -> None:
     usage = ses_world.session.get_usage()
     assert usage == _empty_usage(model), f"the usage should be {_empty_usage(model)!r}, got {usage!r}"
+
+
+@when(parsers.parse("一次追加以下消息 {messages}"))
+def ses_when_append_json(ses_world: SesWorld, messages: str) -> None:
+    ses_world.session.append_message(json.loads(messages))
+
+
+@when(parsers.parse("用以下消息重写会话历史 {messages}"))
+def ses_when_rewrite_json(ses_world: SesWorld, messages: str) -> None:
+    ses_world.session.rewrite_history(json.loads(messages))
+
+
+@then(parsers.parse("会话标题应为 {title}，索引中亦然"))
+def ses_then_title_json(ses_world: SesWorld, title: str) -> None:
+    expected = json.loads(title)
+    entry = _index_entry(ses_world.sessions_dir, ses_world.session.id)
+    assert (ses_world.session.title, entry.get("title")) == (expected, expected), (
+        f"the title should be {expected!r} in the session and in sessions.json, got "
+        f"{ses_world.session.title!r} and {entry.get('title')!r}"
+    )

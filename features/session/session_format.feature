@@ -106,3 +106,31 @@ Feature: 会话的 id、标题、文件与索引格式
       | role      | text       |
       | user      | 第一条     |
       | assistant | 坏字节�之后 |
+
+  @SES-031
+  Scenario Outline: 标题只取第一条 user 消息的文本部分
+    When 创建一个新会话
+    And 一次追加以下消息 <messages>
+    Then 会话标题应为 <title>，索引中亦然
+
+    Examples:
+      | case               | messages                                                                                                                                                  | title         |
+      | 跳过非文本部分     | [{"role": "user", "content": [{"type": "text", "text": "修复"}, {"type": "image", "text": "截图"}, {"type": "text", "text": "登录"}]}]                          | "修复 登录"   |
+      | 字符串 content     | [{"role": "user", "content": "直接是字符串"}]                                                                                                               | "直接是字符串" |
+      | 去掉两端空白       | [{"role": "user", "content": [{"type": "text", "text": "  两端空白  "}]}]                                                                                   | "两端空白"    |
+      | 先有 assistant     | [{"role": "assistant", "content": [{"type": "text", "text": "先回复"}]}, {"role": "user", "content": [{"type": "text", "text": "后提问"}]}]                  | "后提问"      |
+      | 没有 user 消息     | [{"role": "assistant", "content": [{"type": "text", "text": "只有回复"}]}]                                                                                  | null          |
+
+  @SES-032
+  Scenario Outline: 重写历史时按新的第一条 user 消息重算标题，压缩摘要不会取代原标题
+    Given 会话已有由第一条用户消息生成的标题
+      | role | text             |
+      | user | 把按钮改成蓝色的 |
+    When 用以下消息重写会话历史 <messages>
+    Then 会话标题应为 <title>，索引中亦然
+
+    Examples:
+      | case             | messages                                                                                                                                                          | title              |
+      | 新的第一条 user  | [{"role": "user", "content": [{"type": "text", "text": "换个问题"}]}, {"role": "assistant", "content": [{"type": "text", "text": "好"}]}]                         | "换个问题"         |
+      | 没有 user 消息   | [{"role": "assistant", "content": [{"type": "text", "text": "只有回复"}]}]                                                                                        | null               |
+      | 压缩后的历史     | [{"role": "user", "content": [{"type": "text", "text": "[Compressed History]\\n\\n早先讨论了按钮颜色"}]}, {"role": "assistant", "content": [{"type": "text", "text": "好"}]}] | "把按钮改成蓝色的" |
