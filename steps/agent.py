@@ -257,8 +257,19 @@ class AgentWorld:
 
 
 @pytest.fixture
+def agent_logs(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
+    """Records of the ``synapse`` loggers from the start of the scenario."""
+    caplog.set_level(logging.DEBUG, logger="synapse")
+    return caplog
+
+
+@pytest.fixture
 def agent_world(
-    synapse: contract.Implementation, tmp_path: Path, mocker: MockerFixture, monkeypatch: pytest.MonkeyPatch
+    synapse: contract.Implementation,
+    tmp_path: Path,
+    mocker: MockerFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    agent_logs: pytest.LogCaptureFixture,
 ) -> AgentWorld:
     home = tmp_path / "home"
     home.mkdir()
@@ -1536,12 +1547,6 @@ def _synapse_records(caplog: pytest.LogCaptureFixture, level: int) -> list[loggi
     return [r for r in caplog.records if r.name.split(".")[0] == "synapse" and r.levelno == level]
 
 
-@pytest.fixture
-def agent_logs(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
-    caplog.set_level(logging.DEBUG, logger="synapse")
-    return caplog
-
-
 @then("`synapse.*` 日志应依次记录这些工具失败警告:")
 def agent_failure_warnings(agent_logs: pytest.LogCaptureFixture, datatable: list[list[str]]) -> None:
     expected = [row[0] for row in datatable[1:]]
@@ -1754,3 +1759,43 @@ def agent_hint_is(agent_world: AgentWorld, text: str) -> None:
     expected = text.replace("\\n", "\n")
     actual = _run_text(agent_world)
     assert actual == expected, f"run() should return exactly {expected!r}, got {actual!r}"
+
+
+@when("runner 清空会话")
+def agent_clear_session(agent_world: AgentWorld) -> None:
+    runner = agent_world.runner()
+    usage = runner.get_session_usage()
+    assert usage is not None and usage["rounds"], "setting up: the blocked request should have recorded usage"
+    runner.clear_session()
+
+
+@then("runner 的历史与会话文件都应为空，会话用量应归零")
+def agent_session_cleared(agent_world: AgentWorld) -> None:
+    runner = agent_world.runner()
+    assert runner.history == [], f"the runner should forget the conversation, history is {runner.history}"
+    assert agent_world.persisted_history() == [], "the session file should be emptied"
+    usage = runner.get_session_usage()
+    assert usage is not None, "a runner with a session should still report its usage"
+    totals = {k: usage[k] for k in ("totalInputOther", "totalOutput", "totalCacheRead", "totalCacheCreation")}
+    assert set(totals.values()) == {0} and usage["rounds"] == [], f"the usage should be reset: {usage}"
+
+
+@then("runner 的会话用量应为空")
+def agent_no_session_usage(agent_world: AgentWorld) -> None:
+    usage = agent_world.runner().get_session_usage()
+    assert usage is None, f"a runner without a session has no session usage, got {usage!r}"
+
+
+@given("一个 `compact` 事件监听器会抛出异常")
+def agent_failing_listener(agent_world: AgentWorld) -> None:
+    def failing(payload: dict[str, Any]) -> None:
+        raise RuntimeError("listener is broken")
+
+    agent_world.runner().on("compact", failing)
+
+
+@then(parsers.parse("`synapse.*` 日志应记录 {count:d} 条监听器失败的警告"))
+def agent_listener_failure_logged(agent_logs: pytest.LogCaptureFixture, count: int) -> None:
+    warnings = _synapse_records(agent_logs, logging.WARNING)
+    assert len(warnings) == count, f"{count} warning(s) about the failing listener expected, got {warnings}"
+    assert "compact" in warnings[0].getMessage(), f"the warning should name the event: {warnings[0]}"

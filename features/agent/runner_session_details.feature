@@ -51,3 +51,26 @@ Feature: AgentRunner 与会话、上下文的衔接细节
     And 模型随后回复 "Recovered response"
     When 执行 `runner.run(...)`
     Then `synapse.*` 日志应记录 1 条清洗警告，阶段为 "before step"，消息数从 3 变为 1
+
+  @AGT-044
+  Scenario: runner 清空会话后历史、会话文件与用量都归零，待处理的权限请求也被取消
+    Given runner 恢复的会话中已有 2 条历史消息
+    And 已存在 pending sandbox permission
+      | resource      | command           |
+      | ~/.ssh/id_rsa | cat ~/.ssh/id_rsa |
+    When runner 清空会话
+    Then runner 的历史与会话文件都应为空，会话用量应归零
+    And 之后不应再有 pending 权限请求
+
+  @AGT-045
+  Scenario: 没有会话的 runner 没有会话用量
+    Given runner 没有会话，并已完成一次请求
+    Then runner 的会话用量应为空
+
+  @AGT-046
+  Scenario: 事件监听器抛出异常时其余监听器照常收到事件，并记录警告
+    Given runner 没有会话，并已完成一次请求
+    And 一个 `compact` 事件监听器会抛出异常
+    When AgentRunner 执行强制压缩
+    Then 应触发一次不释放 token 的 `compact` 事件
+    And `synapse.*` 日志应记录 1 条监听器失败的警告

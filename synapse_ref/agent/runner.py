@@ -172,9 +172,8 @@ class AgentRunner:
         return self._session.get_usage() if self._session is not None else None
 
     def clear_session(self) -> None:
-        """Forget the conversation (memory, history file, offloads and usage)."""
+        """Forget the conversation (memory, history file, offloads and usage) and any pending question."""
         self._history = []
-        self._loaded = True
         self._permissions.set_pending(None)
         if self._session is not None:
             self._session.clear(reset_usage=True)

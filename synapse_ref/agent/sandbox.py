@@ -89,10 +89,7 @@ class SandboxPermissionHandler:
         if pending is None:
             raise SandboxPermissionError("No pending sandbox permission request")
         if option not in PERMISSION_OPTIONS:
-            raise SandboxPermissionError(
-                f"Unknown sandbox permission option: {option!r} "
-                f"(expected one of {', '.join(PERMISSION_OPTIONS)})"
-            )
+            raise SandboxPermissionError(f"Unknown sandbox permission option: {option!r}")
         bash = toolset.get_tool("Bash")
         if bash is None:
             raise SandboxPermissionError("Bash tool is unavailable for sandbox permission handling")
