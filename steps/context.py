@@ -1499,7 +1499,7 @@ def ctx_then_probe_cooldown(ctx_state: CtxState, cooldown: int) -> None:
 def ctx_given_flaky_summary(ctx_state: CtxState, synapse: contract.Implementation, text: str) -> None:
     ctx_state.llm = synapse.scripted_llm("main-model")
     ctx_state.summary = text.replace("\\n", "\n")
-    ctx_state.llm.fail(RuntimeError(SUMMARY_ERROR), times=1).reply_text(ctx_state.summary)
+    ctx_state.llm.fail(RuntimeError(SUMMARY_ERROR)).reply_text(ctx_state.summary)
 
 
 @when("用真实组件创建 `ContextOrchestrator` 并执行 `offloadIfNeeded(history, offloadDir)`")

@@ -15,7 +15,6 @@ from itertools import count
 from typing import Any
 
 from synapse_ref.llm.ports import AbortSignal
-from synapse_ref.llm.usage import empty_usage
 
 Message = dict[str, Any]
 
@@ -24,7 +23,7 @@ class ScriptExhausted(AssertionError):
     """Raised when the model is called more often than the scenario scripted."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class Reply:
     """One answer of the model."""
 
@@ -32,7 +31,7 @@ class Reply:
     usage: dict[str, int]
 
 
-@dataclass(frozen=True)
+@dataclass
 class LLMCall:
     """What one ``generate`` call sent (deep-copied, so later mutations of the history do not show)."""
 
@@ -50,13 +49,13 @@ class _Script:
     steps: deque[Reply | BaseException] = field(default_factory=deque)
     calls: list[LLMCall] = field(default_factory=list)
     with_model_calls: list[str] = field(default_factory=list)
-    ids: count[int] = field(default_factory=lambda: count(1))
+    ids: count[int] = field(default_factory=count)
 
 
 class ScriptedLLM:
     """A fake LLM client whose answers are queued in advance."""
 
-    def __init__(self, model: str = "fake-model", *, _script: _Script | None = None) -> None:
+    def __init__(self, model: str, *, _script: _Script | None = None) -> None:
         self._model = model
         self._script = _script if _script is not None else _Script()
 
@@ -75,11 +74,11 @@ class ScriptedLLM:
     ) -> ScriptedLLM:
         tool_calls = []
         for call in calls:
-            arguments = call.get("arguments", {})
+            arguments = call["arguments"]
             tool_calls.append(
                 {
-                    "id": str(call.get("id") or f"call-{next(self._script.ids)}"),
-                    "name": str(call["name"]),
+                    "id": str(call.get("id") or next(self._script.ids)),
+                    "name": call["name"],
                     "arguments": arguments if isinstance(arguments, str) else json.dumps(arguments),
                 }
             )
@@ -89,9 +88,7 @@ class ScriptedLLM:
         return self
 
     def fail(self, error: BaseException, *, times: int = 1) -> ScriptedLLM:
-        if times < 1:
-            raise ValueError("times must be at least 1")
-        self._script.steps.extend(copy.copy(error) for _ in range(times))
+        self._script.steps.extend([error] * times)
         return self
 
     # -- inspection --------------------------------------------------------------------------------------
@@ -128,21 +125,13 @@ class ScriptedLLM:
         call = LLMCall(self._model, system_prompt, copy.deepcopy(list(messages)), list(tools), max_tokens)
         self._script.calls.append(call)
         if not self._script.steps:
-            raise ScriptExhausted(
-                f"model {self._model!r} called {len(self._script.calls)} times, but only "
-                f"{len(self._script.calls) - 1} replies were scripted"
-            )
+            raise ScriptExhausted(call)
         step = self._script.steps.popleft()
         if isinstance(step, BaseException):
             raise step
-        return Reply(copy.deepcopy(step.message), dict(step.usage))
+        return step
 
 
 def _usage(usage: Mapping[str, int] | None) -> dict[str, int]:
-    merged = empty_usage()
-    if usage:
-        unknown = set(usage) - set(merged)
-        if unknown:
-            raise ValueError(f"unknown usage keys: {sorted(unknown)}")
-        merged.update(usage)
-    return merged
+    # Missing kinds count as zero wherever usage is read, so an unscripted usage stays empty.
+    return dict(usage or {})
