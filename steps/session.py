@@ -1754,3 +1754,72 @@ def ses_then_title_json(ses_world: SesWorld, title: str) -> None:
         f"the title should be {expected!r} in the session and in sessions.json, got "
         f"{ses_world.session.title!r} and {entry.get('title')!r}"
     )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: registering and evicting sessions
+# --------------------------------------------------------------------------------------------------------
+
+
+@when("以最早那个会话的 id 再创建一个会话")
+def ses_when_create_with_existing_id(synapse: Implementation, ses_world: SesWorld) -> None:
+    oldest = ses_world.snapshot["older_ids"][0]
+    ses_world.session = synapse.create_session(
+        ses_world.sessions_dir, session_id=oldest, model=SONNET, pricing=SONNET_PRICING
+    )
+
+
+@then("`sessions.json` 应恰好有 2 个条目，该 id 只出现一次且排在最前")
+def ses_then_id_replaced(ses_world: SesWorld) -> None:
+    ids = [e.get("id") for e in _read_index(ses_world.sessions_dir)["sessions"]]
+    older = ses_world.snapshot["older_ids"]
+    assert ids == [older[0], older[1]], f"the re-created id should replace its entry at the top, got {ids!r}"
+
+
+@then("该条目应是新会话的：messageCount 为 0，cwd 为当前工作目录")
+def ses_then_entry_is_new(ses_world: SesWorld) -> None:
+    entry = _index_entry(ses_world.sessions_dir, ses_world.session.id)
+    assert (entry.get("messageCount"), entry.get("cwd")) == (0, os.getcwd()), (
+        f"the entry should be the new session's (messageCount 0, cwd {os.getcwd()!r}), got {entry!r}"
+    )
+
+
+@given(parsers.re(r"^`SYNAPSE_MAX_SESSIONS` 为 (?P<setting>-?\d+)$"))
+def ses_given_max_sessions_value(ses_world: SesWorld, monkeypatch: pytest.MonkeyPatch, setting: str) -> None:
+    monkeypatch.setenv("SYNAPSE_MAX_SESSIONS", setting)
+
+
+@then("`sessions.json` 应从新到旧列出全部 4 个会话，它们的文件都还在")
+def ses_then_nothing_evicted(ses_world: SesWorld) -> None:
+    ids = [e.get("id") for e in _read_index(ses_world.sessions_dir)["sessions"]]
+    older = ses_world.snapshot["older_ids"]
+    expected = [ses_world.session.id, *reversed(older)]
+    assert ids == expected, f"no session should be evicted: expected {expected!r}, got {ids!r}"
+    for session_id in older:
+        assert (ses_world.sessions_dir / f"{session_id}.jsonl").is_file(), f"{session_id}.jsonl was deleted"
+        assert (ses_world.sessions_dir / session_id / "kept.txt").is_file(), f"{session_id}/ was deleted"
+
+
+@given("会话目录旁有目录 `victim` 与文件 `victim.jsonl`，会话目录中有文件 `keep.txt`")
+def ses_given_victims(ses_world: SesWorld) -> None:
+    (ses_world.root / "victim").mkdir()
+    (ses_world.root / "victim" / "data.txt").write_text("outside", encoding="utf-8")
+    (ses_world.root / "victim.jsonl").write_text("{}\n", encoding="utf-8")
+    (ses_world.sessions_dir / "keep.txt").write_text("inside", encoding="utf-8")
+
+
+@given(parsers.parse("`sessions.json` 只有一个 id 为 {session_id} 的条目"))
+def ses_given_single_entry(ses_world: SesWorld, session_id: str) -> None:
+    stamp = "2026-01-02T03:04:05.678Z"
+    entry = {"id": json.loads(session_id), "createdAt": stamp, "updatedAt": stamp, "messageCount": 0}
+    _write_index(ses_world, {"version": "1.0.0", "sessions": [entry], "updatedAt": stamp})
+
+
+@then("目录 `victim`、文件 `victim.jsonl` 与会话目录中的 `keep.txt` 都应还在")
+def ses_then_victims_kept(ses_world: SesWorld) -> None:
+    for path in (
+        ses_world.root / "victim" / "data.txt",
+        ses_world.root / "victim.jsonl",
+        ses_world.sessions_dir / "keep.txt",
+    ):
+        assert path.is_file(), f"evicting a hand-edited entry must not delete {path}"

@@ -276,17 +276,19 @@ class Session:
         entry = self._entry(self._created_at)
 
         def register(sessions: Entries) -> Entries:
-            sessions[:] = [e for e in sessions if e.get("id") != self._id]
-            sessions.insert(0, entry)
-            evicted = sessions[limit:] if limit > 0 else []
-            del sessions[len(sessions) - len(evicted) :]
+            sessions[:] = [entry, *(e for e in sessions if e.get("id") != self._id)]
+            if limit <= 0:
+                return []
+            evicted = sessions[limit:]
+            del sessions[limit:]
             return evicted
 
         for old in self._index.update(register):
-            self._delete_files(str(old.get("id", "")))
+            self._delete_files(old["id"])
 
     def _delete_files(self, session_id: str) -> None:
-        if not session_id or "/" in session_id or "\\" in session_id or session_id in (".", ".."):
+        # An id from a hand-edited index must not reach outside the sessions directory.
+        if session_id in ("", ".", "..") or Path(session_id).name != session_id:
             return
         with contextlib.suppress(OSError):
             (self._sessions_dir / f"{session_id}.jsonl").unlink()

@@ -1,0 +1,39 @@
+@session @beyond-seed
+Feature: 会话注册与淘汰的边界
+  Registering a session never duplicates an entry, a limit of zero or less evicts nothing, and evicting
+  an entry of a hand-edited index never deletes anything outside the sessions directory.
+
+  @SES-033
+  Scenario: 以已存在的 id 创建会话时替换原条目并置顶
+    Given 已依次创建 2 个会话，每个都有历史文件和会话目录
+    When 以最早那个会话的 id 再创建一个会话
+    Then `sessions.json` 应恰好有 2 个条目，该 id 只出现一次且排在最前
+    And 该条目应是新会话的：messageCount 为 0，cwd 为当前工作目录
+
+  @SES-034
+  Scenario Outline: `SYNAPSE_MAX_SESSIONS` 为 0 或负数时不淘汰任何会话
+    Given `SYNAPSE_MAX_SESSIONS` 为 <setting>
+    And 已依次创建 3 个会话，每个都有历史文件和会话目录
+    When 创建一个新会话
+    Then `sessions.json` 应从新到旧列出全部 4 个会话，它们的文件都还在
+
+    Examples:
+      | setting |
+      | 0       |
+      | -1      |
+
+  @SES-035
+  Scenario Outline: 淘汰手工编辑的索引条目时不删除会话目录以外的任何东西
+    Given `SYNAPSE_MAX_SESSIONS` 为 1
+    And 会话目录旁有目录 `victim` 与文件 `victim.jsonl`，会话目录中有文件 `keep.txt`
+    And `sessions.json` 只有一个 id 为 <id> 的条目
+    When 创建一个新会话
+    Then `Session.list()` 应只列出新会话
+    And 目录 `victim`、文件 `victim.jsonl` 与会话目录中的 `keep.txt` 都应还在
+
+    Examples:
+      | id            |
+      | "../victim"   |
+      | ".."          |
+      | "."           |
+      | ""            |
