@@ -17,6 +17,7 @@ import tracemalloc
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,10 @@ class ReaderContext:
     estimates: dict[str | None, int] = field(default_factory=dict)
     bytes_read: int | None = None
     bytes_measure: str = ""
+    invalid_lines: int = 0
+    expected_estimates: dict[str, int] = field(default_factory=dict)
+    failures: list[str] = field(default_factory=list)
+    warnings_failures: list[str] = field(default_factory=list)
 
     def call(self, action: Callable[[], Any]) -> Any:
         """Run one reader call, keeping its exception and the warnings it logged for the Then steps."""
@@ -374,6 +379,7 @@ def reader_corrupt_file(reader_ctx: ReaderContext) -> None:
         else:
             invalid += 1
     assert valid >= 2 and invalid >= 2, "the corrupt-lines fixture must mix valid and invalid lines"
+    reader_ctx.invalid_lines = invalid
 
 
 READ_CALL = r"(?P<call>read\(filePath\)|readTruncated\(filePath, (?P<max_chars>\d+)\))"
@@ -423,6 +429,16 @@ def reader_valid_lines_converted(reader_ctx: ReaderContext) -> None:
             f"{row['content']!r}, "
             f"got role {turn.role!r} and content {turn.content!r}"
         )
+
+
+@then(parsers.parse('每个非法行都应记录一条包含 "{text}" 的 warning 日志'))
+def reader_warned_each_bad_line(reader_ctx: ReaderContext, text: str) -> None:
+    messages = [r.getMessage() for r in reader_ctx.warnings]
+    matching = [m for m in messages if text in m]
+    assert len(matching) == reader_ctx.invalid_lines == len(messages), (
+        f"each of the {reader_ctx.invalid_lines} invalid lines must log one WARNING on a 'synapse.*' logger "
+        f"containing {text!r} (and nothing else be logged); got {messages}"
+    )
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -602,6 +618,8 @@ def reader_default_limit(reader_ctx: ReaderContext, monkeypatch: pytest.MonkeyPa
 @given(parsers.re(r'设置 `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 为 "(?P<value>[^"]*)"'))
 def reader_set_limit(reader_ctx: ReaderContext, monkeypatch: pytest.MonkeyPatch, value: str) -> None:
     monkeypatch.setenv("SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT", value)
+    if value.isdigit() and int(value) > 0:
+        reader_ctx.limit = int(value)
 
 
 @given(parsers.parse("工具结果是 {length:d} 个字符的单行文本"))
@@ -643,6 +661,11 @@ def reader_result_ellipsis(reader_ctx: ReaderContext) -> None:
     assert kept and original.startswith(kept), (
         f"a truncated [Result] must keep the beginning of the result before '...', got {kept[:40]!r}..."
     )
+    limit = reader_ctx.limit or 0
+    assert len(shown) == limit, (
+        f"a single-line result is cut to exactly the limit: {limit - len(ELLIPSIS)} chars and '...', got "
+        f"{len(kept)} chars and '...'"
+    )
 
 
 @then("`[Result]` 内容应原样保留且不追加 `...`")
@@ -681,6 +704,9 @@ def reader_cut_on_line_boundary(reader_ctx: ReaderContext) -> None:
     kept = body[:-1].split("\n") if body.endswith("\n") else body.split("\n")
     assert kept and kept != [""], f"at least the first line must be kept, got {shown!r}"
     assert kept == lines[: len(kept)], f"the result must be cut at a line boundary, got {shown!r}"
+    assert shown == "\n".join(kept) + "\n" + ELLIPSIS, (
+        f"the ellipsis must follow the kept lines on a line of its own, got ...{shown[-30:]!r}"
+    )
 
 
 @then("避免中间切断一行导致可读性下降")
@@ -692,9 +718,9 @@ def reader_whole_lines_kept(reader_ctx: ReaderContext) -> None:
     partial = [line for line in kept if line not in lines]
     assert not partial, f"no line may be cut in the middle, got partial lines {partial}"
     fit = max(k for k in range(len(lines) + 1) if len("\n".join(lines[:k])) + len("\n" + ELLIPSIS) <= limit)
-    assert len(kept) >= fit, (
-        f"{fit} whole lines fit within the limit {limit} together with the ellipsis; only {len(kept)} were "
-        "kept"
+    assert len(kept) == fit, (
+        f"{fit} whole lines fit within the limit {limit} together with the ellipsis, and all of them must "
+        f"be kept; {len(kept)} were kept"
     )
 
 
@@ -836,6 +862,9 @@ def reader_summary_unique(reader_ctx: ReaderContext, datatable: list[list[str]])
 def reader_chars_per_token_settings(reader_ctx: ReaderContext, datatable: list[list[str]]) -> None:
     reader_ctx.settings = [row[0] for row in datatable[1:]]
     assert len(reader_ctx.settings) >= 2
+    if "estimatedTokens" in datatable[0]:
+        column = datatable[0].index("estimatedTokens")
+        reader_ctx.expected_estimates = {row[0]: int(row[column]) for row in datatable[1:]}
 
 
 @given(parsers.parse("`SYNAPSE_CHARS_PER_TOKEN` 的默认值为 {default:d}"))
@@ -870,6 +899,12 @@ def reader_summarize_each_setting(reader_ctx: ReaderContext, monkeypatch: pytest
 def reader_estimate_varies(reader_ctx: ReaderContext) -> None:
     ordered = sorted(reader_ctx.settings, key=int)
     values = [reader_ctx.estimates[s] for s in ordered]
+    expected = reader_ctx.expected_estimates
+    got = {s: reader_ctx.estimates[s] for s in expected}
+    assert got == expected, (
+        "estimatedTokens must be the sum over turns of ceil(len(JSON of the turn's content) / "
+        f"SYNAPSE_CHARS_PER_TOKEN): expected {expected}, got {got}"
+    )
     assert all(a > b for a, b in pairwise(values)), (
         "estimatedTokens must follow SYNAPSE_CHARS_PER_TOKEN, read when summarize runs (more characters per "
         "token, "
@@ -1011,4 +1046,241 @@ def reader_bounded_read(reader_ctx: ReaderContext, kib: int) -> None:
         f"{reader_ctx.bytes_measure}; reading the tail must cost in proportion to maxChars, not to the file "
         "size "
         f"(at most {kib} KiB)"
+    )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Windows of every size, turn ids, malformed input, tool-result text and the token estimate
+# --------------------------------------------------------------------------------------------------------
+
+
+@given("会话文件内容如下")
+def reader_file_verbatim(reader_ctx: ReaderContext, docstring: str) -> None:
+    """The docstring's lines as they are, blank lines included."""
+    reader_ctx.lines = docstring.split("\n")
+    reader_ctx.write()
+
+
+def _load_line(line: str) -> Any:
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None
+
+
+def _expected_window(text: str, max_chars: int) -> tuple[list[tuple[str, str, str]], int]:
+    """(id, role, content) of the turns in the last ``max_chars`` characters, and how many damaged
+    complete lines they hold: the partial line at the start of a window is neither."""
+    window = text[-max_chars:]
+    if max_chars < len(text) and text[-max_chars - 1] != "\n":
+        newline = window.find("\n")
+        window = "" if newline == -1 else window[newline + 1 :]
+    turns: list[tuple[str, str, str]] = []
+    damaged = 0
+    for line in window.split("\n"):
+        if not line.strip():
+            continue
+        data = _load_line(line)
+        if not isinstance(data, dict):
+            damaged += 1
+        elif data.get("role") in ("user", "assistant"):
+            content = data["content"]
+            if isinstance(content, list):
+                content = "\n".join(b["text"] for b in content if b.get("type") == "text")
+            turns.append((data["id"], data["role"], content))
+    return turns, damaged
+
+
+@when("对从 1 到文件长度加 1 的每个 `maxChars` 调用 `readTruncated`")
+def reader_truncated_every_size(reader_ctx: ReaderContext) -> None:
+    path = reader_ctx.path
+    assert path is not None
+    text = reader_ctx.file_text()
+    for max_chars in range(1, len(text) + 2):
+        turns = reader_ctx.call(partial(reader_ctx.reader.read_truncated, str(path), max_chars))
+        expected, damaged = _expected_window(text, max_chars)
+        if reader_ctx.error is not None:
+            reader_ctx.failures.append(f"maxChars={max_chars}: raised {reader_ctx.error!r}")
+            reader_ctx.error = None
+            continue
+        got = [(t.id, t.role, t.content) for t in turns]
+        if got != expected:
+            reader_ctx.failures.append(f"maxChars={max_chars}: expected turns {expected}, got {got}")
+        warned = len(reader_ctx.warnings)
+        if warned != damaged:
+            reader_ctx.warnings_failures.append(
+                f"maxChars={max_chars}: {damaged} damaged complete line(s) in the window, {warned} "
+                f"warning(s): {[r.getMessage() for r in reader_ctx.warnings]}"
+            )
+
+
+@then("每次结果都应恰好是窗口内完整行的 turn")
+def reader_every_window_exact(reader_ctx: ReaderContext) -> None:
+    failures = reader_ctx.failures
+    assert not failures, (
+        "readTruncated(filePath, maxChars) must return the turns of exactly the complete lines within the "
+        "last maxChars characters (the partial first line dropped), for every maxChars; "
+        f"{len(failures)} failed, first: {failures[:3]}"
+    )
+
+
+@then("每次都应只为窗口内完整的损坏行各记录一条 warning 日志")
+def reader_every_window_warnings(reader_ctx: ReaderContext) -> None:
+    failures = reader_ctx.warnings_failures
+    assert not failures, (
+        "each damaged complete line in the window must log one WARNING, and the partial line before the "
+        f"window none; {len(failures)} window sizes differ, first: {failures[:3]}"
+    )
+
+
+def _expected_compact_tail(full: str, max_chars: int) -> str:
+    """The last ``max_chars`` characters from the first line starting inside them (all of them when none
+    does, the tail of one long line), without leading newlines."""
+    if len(full) <= max_chars:
+        return full
+    tail = full[-max_chars:]
+    starts = [0] if full[-max_chars - 1] == "\n" else []
+    starts += [i + 1 for i, char in enumerate(tail[:-1]) if char == "\n"]
+    return tail[starts[0] if starts else 0 :].lstrip("\n")
+
+
+@when("对从 1 到全文长度加 1 的每个 `maxChars` 调用 `compact(turns, maxChars)`")
+def reader_compact_every_size(reader_ctx: ReaderContext) -> None:
+    turns = reader_ctx.result_turns("read")
+    full = reader_ctx.call(lambda: reader_ctx.reader.compact(turns))
+    assert reader_ctx.error is None and isinstance(full, str), f"compact(turns) raised {reader_ctx.error!r}"
+    reader_ctx.full_text = full
+    for max_chars in range(1, len(full) + 2):
+        text = reader_ctx.call(partial(reader_ctx.reader.compact, turns, max_chars))
+        expected = _expected_compact_tail(full, max_chars)
+        if reader_ctx.error is not None:
+            reader_ctx.failures.append(f"maxChars={max_chars}: raised {reader_ctx.error!r}")
+            reader_ctx.error = None
+        elif text != expected:
+            reader_ctx.failures.append(f"maxChars={max_chars}: expected {expected!r}, got {text!r}")
+
+
+@then("每次输出都应是全文末尾 `maxChars` 个字符中从第一个完整行开始的部分且不以空行开头")
+def reader_compact_every_size_exact(reader_ctx: ReaderContext) -> None:
+    failures = reader_ctx.failures
+    assert not failures, (
+        "compact(turns, maxChars) must keep the last maxChars characters of the full text from the first "
+        "line that starts inside them, without leading blank lines (the bare tail when no line starts "
+        f"there), for every maxChars; {len(failures)} failed, first: {failures[:3]}"
+    )
+
+
+GENERATED = "(生成)"
+
+
+@then("各 turn 的 id 应为")
+def reader_turn_ids_table(reader_ctx: ReaderContext, datatable: list[list[str]]) -> None:
+    turns = reader_ctx.result_turns("read")
+    expected = [(row[0], row[1]) for row in datatable[1:]]
+    assert len(turns) == len(expected), (
+        f"expected {len(expected)} turns, got {[(t.role, t.id) for t in turns]}"
+    )
+    got = [
+        (t.role, GENERATED if row_id == GENERATED else t.id)
+        for t, (_, row_id) in zip(turns, expected, strict=True)
+    ]
+    assert got == expected, (
+        f"the turns (role, id) must be {expected} ({GENERATED} where the line has no usable id), got "
+        f"{[(t.role, t.id) for t in turns]}"
+    )
+
+
+@then("生成的 id 应为非空字符串且与其它 turn 的 id 互不相同")
+def reader_generated_ids_distinct(reader_ctx: ReaderContext) -> None:
+    ids = [t.id for t in reader_ctx.result_turns("read")]
+    assert all(isinstance(i, str) and i for i in ids), f"every turn id must be a non-empty string, got {ids}"
+    assert len(set(ids)) == len(ids), f"turn ids must differ from each other, got {ids}"
+
+
+@then(parsers.parse("应为 {count:d} 个缺少 toolCallId 的 tool 行各记录一条 warning 日志"))
+def reader_warned_tool_lines(reader_ctx: ReaderContext, count: int) -> None:
+    messages = [r.getMessage() for r in reader_ctx.warnings]
+    assert len(messages) == count, (
+        f"each of the {count} tool lines without a toolCallId must be skipped with one WARNING on a "
+        f"'synapse.*' logger; got {messages}"
+    )
+
+
+@then(parsers.parse("第 {number:d} 个 turn 的 toolResults 内容应为"))
+def reader_tool_result_texts(reader_ctx: ReaderContext, number: int, datatable: list[list[str]]) -> None:
+    turns = reader_ctx.result_turns("read")
+    assert len(turns) >= number, f"expected at least {number} turns, got {len(turns)}"
+    got = [(r.tool_use_id, r.content) for r in turns[number - 1].tool_results or ()]
+    expected = [(row[0], row[1]) for row in datatable[1:]]
+    assert got == expected, (
+        "tool results must read text parts joined by a newline, anything else as compact JSON keeping "
+        f"non-ASCII characters, and no content as an empty text: expected {expected}, got {got}"
+    )
+
+
+@given("工具结果为以下多行文本")
+def reader_multiline_result_text(reader_ctx: ReaderContext, docstring: str) -> None:
+    reader_ctx.tool_result_lines = docstring.split("\n")
+    reader_ctx.tool_result = docstring
+    assert reader_ctx.limit is not None and len(docstring) > reader_ctx.limit
+    reader_ctx.lines = _tool_result_session(docstring)
+    _read_turns(reader_ctx)
+
+
+@then(parsers.parse("`[Result]` 应为前 {kept:d} 行加上单独一行的 `...`"))
+def reader_result_kept_lines(reader_ctx: ReaderContext, kept: int) -> None:
+    expected = "\n".join(reader_ctx.tool_result_lines[:kept]) + "\n" + ELLIPSIS
+    shown = _result_block(reader_ctx)
+    assert shown == expected, (
+        f"with the limit {reader_ctx.limit}, the first {kept} whole line(s) fit together with the ellipsis "
+        f"on its own line: expected {expected!r}, got {shown!r}"
+    )
+
+
+@then(parsers.parse("`[Result]` 应为结果的前 {chars:d} 个字符加 `...`"))
+def reader_result_kept_chars(reader_ctx: ReaderContext, chars: int) -> None:
+    expected = (reader_ctx.tool_result or "")[:chars] + ELLIPSIS
+    shown = _result_block(reader_ctx)
+    assert shown == expected, (
+        f"with the limit {reader_ctx.limit} not even the first line fits with the ellipsis, so the result is "
+        f"cut by characters: expected {expected!r}, got {shown!r}"
+    )
+
+
+@then(parsers.parse("`estimatedTokens` 应为 {count:d}"))
+def reader_estimate_is(reader_ctx: ReaderContext, count: int) -> None:
+    value = reader_ctx.settings[0]
+    got = reader_ctx.estimates[value]
+    assert got == count, (
+        f"with SYNAPSE_CHARS_PER_TOKEN={value} the estimate counts the characters of the JSON content "
+        f"(non-ASCII characters as one each): expected {count}, got {got}"
+    )
+
+
+@when(parsers.parse("把 tool 行的文本加长 {count:d} 个字符后再次执行 `summarize`"))
+def reader_summarize_longer_tool_result(
+    reader_ctx: ReaderContext, monkeypatch: pytest.MonkeyPatch, count: int
+) -> None:
+    lines = []
+    for line in reader_ctx.lines:
+        data = json.loads(line)
+        if data.get("role") == "tool":
+            data["content"][0]["text"] += "x" * count
+            line = json.dumps(data, ensure_ascii=False)
+        lines.append(line)
+    assert lines != reader_ctx.lines, "the session must have a tool line"
+    reader_ctx.lines = lines
+    turns = _read_turns(reader_ctx)
+    monkeypatch.setenv("SYNAPSE_CHARS_PER_TOKEN", reader_ctx.settings[0])
+    summary = reader_ctx.call(lambda: reader_ctx.reader.summarize(turns))
+    assert reader_ctx.error is None, f"summarize raised {reader_ctx.error!r}"
+    reader_ctx.estimates["longer"] = summary.estimated_tokens
+
+
+@then(parsers.parse("两次的 `estimatedTokens` 应相差 {count:d}"))
+def reader_estimate_grew(reader_ctx: ReaderContext, count: int) -> None:
+    before, after = reader_ctx.estimates[reader_ctx.settings[0]], reader_ctx.estimates["longer"]
+    assert after - before == count, (
+        f"{count} more characters of tool output at SYNAPSE_CHARS_PER_TOKEN={reader_ctx.settings[0]} must "
+        f"add {count} to the estimate: got {before} then {after}"
     )

@@ -93,6 +93,7 @@ Feature: ConversationReader 文件读取与截断
       | ok-2 | assistant | second valid line |
       | ok-3 | user      | third valid line  |
     And 合法行仍应转换为 ConversationTurn
+    And 每个非法行都应记录一条包含 "Failed to parse conversation line" 的 warning 日志
 
     Examples:
       | method                          |

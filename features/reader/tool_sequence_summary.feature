@@ -50,11 +50,11 @@ Feature: 工具序列与摘要统计
   @RDR-018
   Scenario: `summarize` token 估算应受 `SYNAPSE_CHARS_PER_TOKEN` 影响
     Given 设置不同 `SYNAPSE_CHARS_PER_TOKEN` 配置
-      | SYNAPSE_CHARS_PER_TOKEN |
-      | 1                       |
-      | 2                       |
-      | 4                       |
-      | 8                       |
+      | SYNAPSE_CHARS_PER_TOKEN | estimatedTokens |
+      | 1                       | 339             |
+      | 2                       | 171             |
+      | 4                       | 86              |
+      | 8                       | 44              |
     And `SYNAPSE_CHARS_PER_TOKEN` 的默认值为 4
     And 会话文件取自样例 `anthropic_sample.jsonl`
     When 对同一会话执行 `summarize`

@@ -38,33 +38,32 @@ _UTF8_MAX_BYTES = 4
 _LEADING_INT = re.compile(r"\s*([+-]?\d+)")
 
 
-@dataclass(frozen=True)
+@dataclass
 class ToolCall:
     id: str
     name: str
     input: Mapping[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass
 class ToolResult:
     tool_use_id: str
     content: str
 
 
-@dataclass(frozen=True)
+@dataclass
 class ConversationTurn:
     """One user or assistant turn; ``tool_calls`` / ``tool_results`` are None when the line had none."""
 
     id: str
     role: str
     content: str
-    timestamp: str | None = None
     tool_calls: tuple[ToolCall, ...] | None = None
     tool_results: tuple[ToolResult, ...] | None = None
     raw_content: Any = None
 
 
-@dataclass(frozen=True)
+@dataclass
 class ConversationSummary:
     total_turns: int
     user_turns: int
@@ -90,10 +89,10 @@ class _TurnLike(Protocol):
     def tool_results(self) -> Sequence[Any] | None: ...
 
 
-def env_positive_int(name: str, default: int, environ: Mapping[str, str] | None = None) -> int:
+def env_positive_int(name: str, default: int) -> int:
     """Read an integer setting the way the original's ``parseInt`` does (``"2.9"`` is 2), but fall back
     to ``default`` for a missing, non-numeric or non-positive value instead of dividing by zero."""
-    raw = (os.environ if environ is None else environ).get(name)
+    raw = os.environ.get(name)
     if raw is None:
         return default
     match = _LEADING_INT.match(raw)
@@ -104,10 +103,7 @@ def env_positive_int(name: str, default: int, environ: Mapping[str, str] | None 
 
 
 class ConversationReader:
-    """Stateless reader; ``SYNAPSE_*`` settings are read on every use (or from ``environ`` if given)."""
-
-    def __init__(self, *, environ: Mapping[str, str] | None = None) -> None:
-        self._environ = environ
+    """Stateless reader; ``SYNAPSE_*`` settings are read on every use."""
 
     # -- reading ---------------------------------------------------------------------------------------
 
@@ -137,26 +133,21 @@ class ConversationReader:
             return []
         window, starts_mid_line = self._tail_window(path, max_chars)
         window = self._align_to_line(window, starts_mid_line)
-        if not window.strip():
-            return []
         return self._parse_lines(window.split("\n"))
 
     @staticmethod
     def _tail_window(path: Path, max_chars: int) -> tuple[str, bool]:
-        """The last ``max_chars`` characters and whether the character before them is not a newline."""
+        """The last ``max_chars`` characters and whether the character before them is not a newline.
+
+        ``4 * (max_chars + 1)`` bytes hold those characters and at least one byte of the one before.  A
+        character cut at the start of the bytes decodes to replacement characters that stay in front
+        of that byte, so they never reach the window, and a cut newline cannot exist (it is one byte).
+        """
         with path.open("rb") as handle:
             size = handle.seek(0, os.SEEK_END)
-            budget = _UTF8_MAX_BYTES * (max_chars + 1)
-            start = max(0, size - budget)
+            start = max(0, size - _UTF8_MAX_BYTES * (max_chars + 1))
             handle.seek(start)
-            data = handle.read(size - start)
-        if start > 0:
-            # The byte window may begin inside a multi-byte character: skip its continuation bytes.
-            skip = 0
-            while skip < min(len(data), _UTF8_MAX_BYTES - 1) and 0x80 <= data[skip] <= 0xBF:
-                skip += 1
-            data = data[skip:]
-        text = data.decode("utf-8", errors="replace")
+            text = handle.read().decode("utf-8", errors="replace")
         if len(text) <= max_chars:
             # Only possible when the whole file was read: the window starts at the start of the file.
             return text, False
@@ -229,63 +220,52 @@ class ConversationReader:
     def _turn(self, data: Mapping[str, Any], role: str, number: int) -> ConversationTurn:
         raw = data.get("content")
         turn_id = data.get("id")
-        timestamp = data.get("timestamp")
-        calls: list[ToolCall] | None = None
-        results: list[ToolResult] | None = None
-        if isinstance(raw, str):
-            content = raw
-        elif isinstance(raw, list):
-            calls, results = [], []
-            texts: list[str] = []
-            for block in raw:
-                if not isinstance(block, dict):
-                    continue
-                kind = block.get("type")
-                if kind == "text" and isinstance(block.get("text"), str) and block["text"]:
-                    texts.append(block["text"])
-                elif kind == "tool_use" and block.get("id") and block.get("name"):
-                    tool_input = block.get("input")
-                    calls.append(
-                        ToolCall(
-                            str(block["id"]),
-                            str(block["name"]),
-                            tool_input if isinstance(tool_input, dict) else {},
-                        )
+        calls: list[ToolCall] = []
+        results: list[ToolResult] = []
+        content = raw if isinstance(raw, str) else ""
+        texts: list[str] = []
+        for block in raw if isinstance(raw, list) else ():
+            if not isinstance(block, dict):
+                continue
+            kind = block.get("type")
+            if kind == "text" and isinstance(block.get("text"), str) and block["text"]:
+                texts.append(block["text"])
+            elif kind == "tool_use" and block.get("id") and block.get("name"):
+                tool_input = block.get("input")
+                calls.append(
+                    ToolCall(
+                        str(block["id"]),
+                        str(block["name"]),
+                        tool_input if isinstance(tool_input, dict) else {},
                     )
-                elif kind == "tool_result" and block.get("tool_use_id"):
-                    results.append(ToolResult(str(block["tool_use_id"]), _as_text(block.get("content"))))
+                )
+            elif kind == "tool_result" and block.get("tool_use_id"):
+                results.append(ToolResult(str(block["tool_use_id"]), _as_text(block.get("content"))))
+        if texts:
             content = "\n".join(texts)
-        else:
-            content = ""
         native_calls = data.get("toolCalls")
-        raw_for_tokens: Any = raw
-        if isinstance(native_calls, list) and native_calls:
-            calls = [*(calls or []), *self._native_tool_calls(native_calls)]
-            raw_for_tokens = {"content": raw, "toolCalls": native_calls}
+        if isinstance(native_calls, list):
+            calls.extend(self._native_tool_calls(native_calls))
         return ConversationTurn(
             id=turn_id if isinstance(turn_id, str) and turn_id else f"turn-{number}",
             role=role,
             content=content,
-            timestamp=timestamp if isinstance(timestamp, str) else None,
-            tool_calls=tuple(calls) if calls else None,
-            tool_results=tuple(results) if results else None,
-            raw_content=raw_for_tokens,
+            tool_calls=tuple(calls) or None,
+            tool_results=tuple(results) or None,
+            raw_content=raw,
         )
 
     @staticmethod
     def _native_tool_calls(entries: Sequence[Any]) -> list[ToolCall]:
+        """Named entries become calls; ``arguments`` that are not a JSON object give an empty input."""
         calls: list[ToolCall] = []
         for entry in entries:
             if not isinstance(entry, dict) or not entry.get("name"):
                 continue
-            arguments = entry.get("arguments")
-            tool_input: Any = arguments
-            if isinstance(arguments, str):
-                try:
-                    tool_input = json.loads(arguments) if arguments.strip() else {}
-                except ValueError:
-                    # Keep what the model wrote rather than losing it.
-                    tool_input = {"arguments": arguments}
+            try:
+                tool_input = json.loads(entry["arguments"])
+            except (KeyError, TypeError, ValueError):
+                tool_input = {}
             calls.append(
                 ToolCall(
                     str(entry.get("id") or ""),
@@ -308,23 +288,23 @@ class ConversationReader:
     def compact(self, turns: Sequence[_TurnLike], max_chars: int = 0) -> str:
         """``[User]``/``[Assistant]``/``[Tool]``/``[Result]`` blocks joined by a blank line.
 
+        As in the original, a user turn carrying tool results shows only the results, and an assistant
+        turn shows its text (when there is any) and its tool calls.
         With ``max_chars > 0`` only the tail is kept, starting at a line boundary when the cut falls
         inside a line.  Unlike the original, the blank separator line left at the start is dropped too,
         so the text starts with a block instead of a stray newline.
         """
-        limit = self._tool_result_limit()
+        limit = env_positive_int(TOOL_RESULT_SUMMARY_LIMIT_ENV, DEFAULT_TOOL_RESULT_SUMMARY_LIMIT)
         parts: list[str] = []
         for turn in turns:
-            results = turn.tool_results or ()
-            if turn.role == "user":
-                parts.extend(f"[Result] {truncate_tool_result(r.content, limit)}" for r in results)
-                if turn.content or not results:
-                    parts.append(f"[User] {turn.content}")
-            elif turn.role == "assistant":
+            if turn.role == "user" and turn.tool_results:
+                parts.extend(f"[Result] {truncate_tool_result(r.content, limit)}" for r in turn.tool_results)
+            elif turn.role == "user":
+                parts.append(f"[User] {turn.content}")
+            else:
                 if turn.content:
                     parts.append(f"[Assistant] {turn.content}")
                 parts.extend(f"[Tool] {call.name}" for call in turn.tool_calls or ())
-                parts.extend(f"[Result] {truncate_tool_result(r.content, limit)}" for r in results)
         text = BLOCK_SEPARATOR.join(parts)
         if max_chars > 0 and len(text) > max_chars:
             starts_mid_line = text[-max_chars - 1] != "\n"
@@ -341,7 +321,7 @@ class ConversationReader:
         return [call.name for turn in turns for call in turn.tool_calls or ()]
 
     def summarize(self, turns: Sequence[_TurnLike]) -> ConversationSummary:
-        chars_per_token = env_positive_int(CHARS_PER_TOKEN_ENV, DEFAULT_CHARS_PER_TOKEN, self._environ)
+        chars_per_token = env_positive_int(CHARS_PER_TOKEN_ENV, DEFAULT_CHARS_PER_TOKEN)
         sequence = self.extract_tool_sequence(turns)
         estimated = 0
         for turn in turns:
@@ -355,11 +335,6 @@ class ConversationReader:
             tool_calls=len(sequence),
             unique_tools=tuple(dict.fromkeys(sequence)),
             estimated_tokens=estimated,
-        )
-
-    def _tool_result_limit(self) -> int:
-        return env_positive_int(
-            TOOL_RESULT_SUMMARY_LIMIT_ENV, DEFAULT_TOOL_RESULT_SUMMARY_LIMIT, self._environ
         )
 
 
@@ -381,7 +356,7 @@ def truncate_tool_result(content: str, limit: int) -> str:
                 break
             kept.append(line)
             used = needed
-        if kept and len(kept) < len(lines):
+        if kept:
             return "\n".join(kept) + "\n" + ELLIPSIS
     return content[: max(0, limit - len(ELLIPSIS))] + ELLIPSIS
 

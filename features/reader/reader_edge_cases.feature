@@ -1,0 +1,201 @@
+@reader @seed-003 @beyond-seed
+Feature: ConversationReader 的窗口、标识与格式边界
+  What the seed leaves implicit about windows, turn ids, damaged input and the token estimate.  A tail
+  window of any size holds exactly the complete lines inside it, whatever the width of the characters; a
+  compact text cut to any `maxChars` starts at the first whole line of its window; every turn has an id of
+  its own; malformed blocks and tool entries are ignored rather than fatal; tool results that are not text
+  read as the original's `JSON.stringify`; a tool result is shortened to whole lines while they fit; and the
+  estimate counts characters of the serialised content, tool results included.
+
+  @RDR-028
+  Scenario: `readTruncated` 对任意 `maxChars` 都只返回窗口内完整行的 turn
+    # Line 3 is blank, line 6 is damaged and the last line is damaged text of four-byte characters.
+    Given 会话文件内容如下
+      """
+      {"id":"w-1","role":"user","content":"Résumé the build log, s'il vous plaît"}
+      {"id":"w-2","role":"assistant","content":"好的，我先读取构建日志 😀"}
+
+      {"id":"w-3","role":"system","content":"系统提示"}
+      {"id":"w-4","role":"user","content":[{"type":"text","text":"Find the 🐛 in ünïcödé"}]}
+      this line is damaged
+      {"id":"w-5","role":"assistant","content":"修复完成 ✅ — ready"}
+      😀😀😀
+      """
+    And 文件末尾没有换行符
+    When 对从 1 到文件长度加 1 的每个 `maxChars` 调用 `readTruncated`
+    Then 每次结果都应恰好是窗口内完整行的 turn
+    And 每次都应只为窗口内完整的损坏行各记录一条 warning 日志
+
+  @RDR-029
+  Scenario Outline: `readTruncated` 读取不存在的文件时返回空数组并记录 warning
+    Given 输入的会话 JSONL 路径不存在
+    When 以 `maxChars=<max_chars>` 调用 `readTruncated`
+    Then 返回应为 `[]`
+    And 应记录一条 warning 日志指出该路径不存在
+
+    Examples:
+      | max_chars |
+      | 1         |
+      | 4096      |
+
+  @RDR-030
+  Scenario: `compact` 对任意 `maxChars` 都应从窗口内第一个完整行开始
+    Given turns 中包含用户文本、助手文本、工具调用与工具结果
+      """
+      {"id":"m1","role":"user","content":"Export the report"}
+      {"id":"m2","role":"assistant","content":[{"type":"text","text":"Running the exporter."},{"type":"tool_use","id":"t1","name":"export","input":{}}]}
+      {"id":"m3","role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"wrote report.xml\nwrote report.csv"}]}
+      {"id":"m4","role":"assistant","content":"Done: the XML and CSV exports are in out/"}
+      """
+    When 对从 1 到全文长度加 1 的每个 `maxChars` 调用 `compact(turns, maxChars)`
+    Then 每次输出都应是全文末尾 `maxChars` 个字符中从第一个完整行开始的部分且不以空行开头
+
+  @RDR-031
+  Scenario: 每个 turn 都应有自己的非空 id
+    Given 会话文件内容如下
+      """
+      {"id":"u-1","role":"user","content":"Check the build"}
+      {"role":"assistant","content":[{"type":"text","text":"Reading the log."}],"toolCalls":[{"id":"call-1","name":"read","arguments":"{\"path\":\"build.log\"}"}]}
+      {"role":"tool","content":[{"type":"text","text":"error TS2304"}],"toolCallId":"call-1"}
+      {"id":"","role":"assistant","content":"Found it.","toolCalls":[{"id":"call-2","name":"edit","arguments":"{}"},{"id":"call-3","name":"bash","arguments":"{}"}]}
+      {"role":"tool","content":"edited","toolCallId":"call-2"}
+      {"role":"tool","content":"passed","toolCallId":"call-3"}
+      {"id":42,"role":"user","content":"Thanks"}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 各 turn 的 id 应为
+      | role      | id     |
+      | user      | u-1    |
+      | assistant | (生成) |
+      | user      | (生成) |
+      | assistant | (生成) |
+      | user      | (生成) |
+      | user      | (生成) |
+    And 生成的 id 应为非空字符串且与其它 turn 的 id 互不相同
+
+  @RDR-032
+  Scenario: 会话以 tool 行结尾时这些工具结果也应成为一个 turn
+    Given 会话文件内容如下
+      """
+      {"role":"user","content":[{"type":"text","text":"Run the tests"}]}
+      {"role":"assistant","content":[],"toolCalls":[{"id":"call-1","name":"bash","arguments":"{\"command\":\"npm test\"}"}]}
+      {"role":"tool","content":[{"type":"text","text":"3 passing"}],"toolCallId":"call-1"}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 各 turn 的角色与文本应为
+      | role      | content       |
+      | user      | Run the tests |
+      | assistant |               |
+      | user      |               |
+    And `role: "tool"` 行应作为工具结果挂到紧随其后的 user turn 上
+      | turn | toolUseId | content   |
+      | 3    | call-1    | 3 passing |
+
+  @RDR-033
+  Scenario: 不完整的内容块、工具调用与 tool 行应被忽略
+    Given 会话文件内容如下
+      """
+      {"id":"b-1","role":"assistant","content":[{"type":"text","text":""},{"type":"text","text":42},"a bare string",7,{"type":"text","text":"Checking the files."},{"type":"tool_use","name":"read","input":{}},{"type":"tool_use","id":"t-0","input":{}},{"type":"tool_use","id":"t-1","name":"grep","input":"not an object"},{"type":"tool_result","content":"no id"},{"type":"thinking","thinking":"hmm","id":"th-1"}]}
+      {"id":"b-2","role":"assistant","content":[{"type":"text","text":"Running tools."}],"toolCalls":["oops",{"id":"c-0","arguments":"{}"},{"id":"c-1","name":"read","arguments":"{\"path\":\"a.ts\"}"},{"id":"c-2","name":"bash","arguments":"not json"},{"id":"c-3","name":"grep","arguments":""},{"id":"c-4","name":"ls"},{"id":"c-5","name":"glob","arguments":"[\"*.ts\"]"},{"name":"edit","arguments":"{\"path\":\"b.ts\"}"}]}
+      {"role":"tool","content":"lost","toolCallId":""}
+      {"role":"tool","content":"lost too"}
+      {"role":"tool","content":[{"type":"text","text":"export const a = 1"}],"toolCallId":"c-1"}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 各 turn 的角色与文本应为
+      | role      | content             |
+      | assistant | Checking the files. |
+      | assistant | Running tools.      |
+      | user      |                     |
+    And 助手 turn 的 `toolCalls` 应包含解析后的参数
+      | id  | name | input              |
+      | t-1 | grep | {}                 |
+      | c-1 | read | {"path": "a.ts"}   |
+      | c-2 | bash | {}                 |
+      | c-3 | grep | {}                 |
+      | c-4 | ls   | {}                 |
+      | c-5 | glob | {}                 |
+      |     | edit | {"path": "b.ts"}   |
+    And `role: "tool"` 行应作为工具结果挂到紧随其后的 user turn 上
+      | turn | toolUseId | content            |
+      | 3    | c-1       | export const a = 1 |
+    And 应为 2 个缺少 toolCallId 的 tool 行各记录一条 warning 日志
+
+  @RDR-034
+  Scenario: 非文本的工具结果应按 `JSON.stringify` 转为文本
+    Given 会话文件内容如下
+      """
+      {"id":"r-1","role":"user","content":[{"type":"tool_result","tool_use_id":"t-1","content":[{"type":"text","text":"line one"},{"type":"text","text":"line two"}]},{"type":"tool_result","tool_use_id":"t-2","content":[{"type":"text","text":"see image"},{"type":"image","source":{"data":"图"}}]},{"type":"tool_result","tool_use_id":"t-3","content":{"exitCode":0,"stdout":"完成"}},{"type":"tool_result","tool_use_id":"t-4"},{"type":"tool_result","tool_use_id":"t-5","content":42},{"type":"tool_result","tool_use_id":"t-6","content":["plain","strings"]}]}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 第 1 个 turn 的 toolResults 内容应为
+      | toolUseId | content                                                                      |
+      | t-1       | line one\nline two                                                           |
+      | t-2       | [{"type":"text","text":"see image"},{"type":"image","source":{"data":"图"}}] |
+      | t-3       | {"exitCode":0,"stdout":"完成"}                                               |
+      | t-4       |                                                                              |
+      | t-5       | 42                                                                           |
+      | t-6       | ["plain","strings"]                                                          |
+
+  @RDR-035
+  Scenario Outline: 多行工具结果应保留能与省略号一起放下的全部完整行
+    Given 设置 `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 为 "<limit>"
+    And 工具结果共 30 行，每行形如 `line-00-zzzzzzzzzz`
+    When 执行 `compact()`
+    Then `[Result]` 应为前 <kept> 行加上单独一行的 `...`
+
+    Examples:
+      | limit | kept |
+      | 200   | 10   |
+      | 60    | 3    |
+      | 59    | 2    |
+      | 22    | 1    |
+
+  @RDR-036
+  Scenario Outline: 首行都放不下时工具结果应按字符截断
+    Given 设置 `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 为 "<limit>"
+    And 工具结果共 30 行，每行形如 `line-00-zzzzzzzzzz`
+    When 执行 `compact()`
+    Then `[Result]` 应为结果的前 <chars> 个字符加 `...`
+
+    Examples:
+      | limit | chars |
+      | 21    | 18    |
+      | 3     | 0     |
+
+  @RDR-037
+  Scenario: 多行工具结果遇到放不下的行就应停止，不跳过它去保留后面的行
+    Given 设置 `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 为 "30"
+    And 工具结果为以下多行文本
+      """
+      short
+      LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL
+      tiny
+      end
+      """
+    When 执行 `compact()`
+    Then `[Result]` 应为前 1 行加上单独一行的 `...`
+
+  @RDR-038
+  Scenario: 非 ASCII 文本应按字符计入 `estimatedTokens`
+    Given 会话文件内容如下
+      """
+      {"id":"zh-1","role":"user","content":"你好，世界"}
+      """
+    And 设置 `SYNAPSE_CHARS_PER_TOKEN` 为 "1"
+    When 对同一会话执行 `summarize`
+    Then `estimatedTokens` 应为 7
+
+  @RDR-039
+  Scenario: tool 行的结果应计入 `estimatedTokens`
+    Given 会话文件内容如下
+      """
+      {"role":"user","content":[{"type":"text","text":"Run the tests"}]}
+      {"role":"assistant","content":[],"toolCalls":[{"id":"call-1","name":"bash","arguments":"{\"command\":\"npm test\"}"}]}
+      {"role":"tool","content":[{"type":"text","text":"3 passing"}],"toolCallId":"call-1"}
+      {"role":"assistant","content":[{"type":"text","text":"All tests pass."}]}
+      """
+    And 设置 `SYNAPSE_CHARS_PER_TOKEN` 为 "1"
+    When 对同一会话执行 `summarize`
+    And 把 tool 行的文本加长 40 个字符后再次执行 `summarize`
+    Then 两次的 `estimatedTokens` 应相差 40
