@@ -1905,3 +1905,40 @@ def ctx_then_json_file(ctx_state: CtxState, number: int) -> None:
         f"(no spaces, non-ASCII kept), expected {expected!r}"
     )
     assert Path(path).suffix == ".json", f"the JSON content should go to a .json file, got {path}"
+
+
+@then(parsers.parse('应记录一条以 "{prefix}" 开头并指明该引用路径的 warning'))
+def ctx_then_out_of_scope_warning(ctx_state: CtxState, caplog: pytest.LogCaptureFixture, prefix: str) -> None:
+    assert ctx_state.subject is not None
+    reference = _ctx_reference_path(ctx_state.snapshot[ctx_state.subject])
+    assert reference is not None
+    warnings = [r.getMessage() for r in _ctx_synapse_warnings(caplog)]
+    matching = [w for w in warnings if w.startswith(prefix) and reference in w]
+    assert len(matching) == 1, (
+        f"skipping the reference should log one warning starting with {prefix!r} and naming {reference}, "
+        f"got {warnings!r}"
+    )
+
+
+@given("卸载目录内有一个含文件的子目录 `{offloaded}/nested`")
+def ctx_given_nested_dir(ctx_state: CtxState) -> None:
+    (ctx_state.offloaded_dir / "nested").mkdir(parents=True)
+    (ctx_state.offloaded_dir / "nested" / "inner.txt").write_text("nested", encoding="utf-8")
+
+
+@then("返回的 deleted 列表应恰好为 `{offloaded}/a.txt`")
+def ctx_then_deleted_only_plain(ctx_state: CtxState) -> None:
+    assert ctx_state.error is None, f"cleanupOffloadedFiles raised {ctx_state.error!r}"
+    expected = [str(ctx_state.offloaded_dir / "a.txt")]
+    assert list(ctx_state.deleted or []) == expected, (
+        f"only the plain file should be deleted: expected {expected}, got {ctx_state.deleted!r}"
+    )
+    assert not (ctx_state.offloaded_dir / "a.txt").exists(), "a.txt should be deleted"
+
+
+@then("符号链接 `{offloaded}/link.txt`、子目录 `{offloaded}/nested` 与 `{outside}/secret.txt` 都应还在")
+def ctx_then_others_kept(ctx_state: CtxState) -> None:
+    link = ctx_state.offloaded_dir / "link.txt"
+    assert link.is_symlink(), "the symbolic link in the offload directory must not be removed"
+    assert (ctx_state.offloaded_dir / "nested" / "inner.txt").is_file(), "the subdirectory must be kept"
+    assert (ctx_state.outside_dir / "secret.txt").is_file(), "the link's target must be kept"

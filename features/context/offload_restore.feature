@@ -40,6 +40,7 @@ Feature: Offload 引用恢复安全边界
       | tool      | Tool result is at: {offloaded}/inside.txt | c2   |
     When 执行内容恢复
     Then 应跳过该引用不读取文件
+    And 应记录一条以 "Skipping offload restore for out-of-scope path" 开头并指明该引用路径的 warning
     And 原消息内容保持不变
     And 目录内的引用仍应被恢复
 

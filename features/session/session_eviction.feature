@@ -37,3 +37,10 @@ Feature: 会话注册与淘汰的边界
       | ".."          |
       | "."           |
       | ""            |
+
+  @SES-036
+  Scenario: 被淘汰的会话没有任何文件时照常创建新会话
+    Given `SYNAPSE_MAX_SESSIONS` 为 1
+    And `sessions.json` 只有一个 id 为 "session-m6x3k2a1-gone00" 的条目
+    When 创建一个新会话
+    Then `Session.list()` 应只列出新会话

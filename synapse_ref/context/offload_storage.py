@@ -43,11 +43,12 @@ class OffloadStorage:
         The extension is ``json`` when the content parses as JSON (so it can be viewed as such), else
         ``txt``; the write is atomic so a crash never leaves a half-written reference target.
         """
-        extension = (ext or "").lstrip(".") or _detect_extension(content)
+        del ext  # part of the storage port; the extension always follows the content, as documented
+        extension = _detect_extension(content)
         target = self.offloaded_dir / f"{uuid.uuid4()}.{extension}"
         try:
             self.offloaded_dir.mkdir(parents=True, exist_ok=True)
-            fd, temp = tempfile.mkstemp(dir=self.offloaded_dir, prefix=".tmp-", suffix=f".{extension}")
+            fd, temp = tempfile.mkstemp(dir=self.offloaded_dir)
             try:
                 with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
                     handle.write(content)
@@ -62,15 +63,13 @@ class OffloadStorage:
         return str(target)
 
     def list_files(self) -> list[str]:
-        """Plain files in ``offloaded/`` (no directories, no symlinks, no temp files), sorted."""
+        """Plain files in ``offloaded/`` (no directories, no symlinks), sorted."""
         try:
             entries = list(os.scandir(self.offloaded_dir))
         except FileNotFoundError:
             return []
         return sorted(
-            os.path.join(self.offloaded_dir, e.name)
-            for e in entries
-            if e.is_file(follow_symlinks=False) and not e.name.startswith(".tmp-")
+            os.path.join(self.offloaded_dir, e.name) for e in entries if e.is_file(follow_symlinks=False)
         )
 
     def remove(self, path: str) -> None:

@@ -110,7 +110,7 @@ class ContextOrchestrator:
             return OrchestratorResult(history, None, None)
         manager, compactor = self._ensure_components(Path(offload_dir))
         offload = manager.offload_if_needed(history)
-        messages = offload.messages if offload.offloaded_count > 0 else history
+        messages = offload.messages
         s = self.settings
         compact: CompactResult | None = None
         if (

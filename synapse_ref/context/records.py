@@ -8,7 +8,7 @@ from typing import Any
 Message = dict[str, Any]
 
 
-@dataclass(frozen=True)
+@dataclass
 class OffloadResult:
     """What one offload pass did; ``freed_tokens`` is ``previous_tokens - current_tokens``."""
 
@@ -20,7 +20,7 @@ class OffloadResult:
     still_exceeds_threshold: bool
 
 
-@dataclass(frozen=True)
+@dataclass
 class CompactResult:
     """What one compaction did; on failure ``messages`` is the original history and nothing is freed."""
 
@@ -33,7 +33,7 @@ class CompactResult:
     success: bool = True
 
 
-@dataclass(frozen=True)
+@dataclass
 class OrchestratorResult:
     """The history to continue with, plus the offload/compaction that produced it (None when nothing
     was offloaded, or when no compaction succeeded)."""

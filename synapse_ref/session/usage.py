@@ -28,13 +28,6 @@ def max_rounds_kept() -> int:
     return value if value > 0 else DEFAULT_MAX_ROUNDS_KEPT
 
 
-def __getattr__(name: str) -> int:
-    # ``MAX_ROUNDS_KEPT`` is looked up on every access rather than frozen at import.
-    if name == "MAX_ROUNDS_KEPT":
-        return max_rounds_kept()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def create_empty_usage(model: str) -> SessionUsage:
     return {**dict.fromkeys(TOTAL_KEYS, 0), "model": model, "rounds": [], "totalCost": None}
 
