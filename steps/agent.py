@@ -1748,7 +1748,8 @@ def agent_sanitize_logged(agent_logs: pytest.LogCaptureFixture, stage: str, befo
     ]
     assert len(warnings) == 1, f"one sanitize warning expected, got {warnings}"
     numbers = re.findall(r"\d+", warnings[0])
-    assert stage in warnings[0] and numbers == [before, after], (
+    named = re.search(rf"(?<!\w){re.escape(stage)}(?!\w)", warnings[0])
+    assert named is not None and numbers == [before, after], (
         f"the warning should name the stage {stage!r} and the counts {before} -> {after}: {warnings[0]}"
     )
 
