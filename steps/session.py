@@ -1823,3 +1823,24 @@ def ses_then_victims_kept(ses_world: SesWorld) -> None:
         ses_world.sessions_dir / "keep.txt",
     ):
         assert path.is_file(), f"evicting a hand-edited entry must not delete {path}"
+
+
+@given("一份空的 usage 记录，模型 `claude-sonnet-4-20250514` 按每百万 token 3 / 15 / 0.3 / 3.75 美元计价")
+def ses_given_empty_priced_usage(synapse: Implementation, ses_world: SesWorld) -> None:
+    ses_world.usage = synapse.create_empty_usage(SONNET)
+    ses_world.pricing = SONNET_PRICING
+
+
+@when(parsers.parse("累积一轮只含 {partial} 的 usage"))
+def ses_when_accumulate_partial(synapse: Implementation, ses_world: SesWorld, partial: str) -> None:
+    assert ses_world.usage is not None
+    ses_world.usage = synapse.accumulate_usage(ses_world.usage, json.loads(partial), ses_world.pricing)
+
+
+@then("累积结果应为")
+def ses_then_usage_is(ses_world: SesWorld, docstring: str) -> None:
+    expected = json.loads(docstring)
+    usage = dict(ses_world.usage or {})
+    assert usage.get("totalCost") == pytest.approx(expected.pop("totalCost")), f"totalCost: {usage!r}"
+    usage.pop("totalCost", None)
+    assert usage == expected, f"the accumulated usage should be {expected!r}, got {usage!r}"

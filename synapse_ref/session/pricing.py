@@ -52,7 +52,3 @@ def load_pricing(path: Path | None = None) -> PricingConfig | None:
         )
         return None
     return cast(PricingConfig, data)
-
-
-def pricing_for(config: PricingConfig | None, model: str) -> Mapping[str, float] | None:
-    return None if config is None else config.get(model)

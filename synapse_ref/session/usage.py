@@ -9,11 +9,22 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from synapse_ref.session.paths import env_int
-from synapse_ref.session.pricing import pricing_for
 
 DEFAULT_MAX_ROUNDS_KEPT = 50
-ROUND_KEYS = ("inputOther", "output", "inputCacheRead", "inputCacheCreation")
-TOTAL_KEYS = ("totalInputOther", "totalOutput", "totalCacheRead", "totalCacheCreation")
+TOTAL_OF = {
+    "inputOther": "totalInputOther",
+    "output": "totalOutput",
+    "inputCacheRead": "totalCacheRead",
+    "inputCacheCreation": "totalCacheCreation",
+}
+PRICE_OF = {
+    "inputOther": "inputPerMillion",
+    "output": "outputPerMillion",
+    "inputCacheRead": "cacheReadPerMillion",
+    "inputCacheCreation": "cacheWritePerMillion",
+}
+ROUND_KEYS = tuple(TOTAL_OF)
+TOTAL_KEYS = tuple(TOTAL_OF.values())
 
 SessionUsage = dict[str, Any]
 
@@ -32,45 +43,33 @@ def create_empty_usage(model: str) -> SessionUsage:
     return {**dict.fromkeys(TOTAL_KEYS, 0), "model": model, "rounds": [], "totalCost": None}
 
 
-def calculate_cost(round_usage: Mapping[str, int], pricing: Mapping[str, float]) -> float:
-    return (
-        round_usage.get("inputOther", 0) * pricing["inputPerMillion"]
-        + round_usage.get("output", 0) * pricing["outputPerMillion"]
-        + round_usage.get("inputCacheRead", 0) * pricing["cacheReadPerMillion"]
-        + round_usage.get("inputCacheCreation", 0) * pricing["cacheWritePerMillion"]
-    ) / 1_000_000
-
-
 def accumulate_usage(
     usage: Mapping[str, Any],
     round_usage: Mapping[str, int],
     pricing: Mapping[str, Mapping[str, float]] | None = None,
-    *,
-    max_rounds: int | None = None,
 ) -> SessionUsage:
-    """A new usage record with one more round.
+    """A new usage record with one more round (a kind of tokens the round does not give counts 0).
 
     Totals always grow by the full round; only the per-round history is trimmed, so trimming never
     changes what the user is billed.  Without a price for the model the cost stays as it was (``None``
     stays ``None``), so an unknown price is never shown as zero.
     """
-    limit = max_rounds_kept() if max_rounds is None else max_rounds
     result: SessionUsage = copy.deepcopy(dict(usage))
-    entry = {key: int(round_usage.get(key) or 0) for key in ROUND_KEYS}
-    for total, key in zip(TOTAL_KEYS, ROUND_KEYS, strict=True):
-        result[total] = int(result.get(total, 0)) + entry[key]
-    rounds = [*result.get("rounds", []), entry]
-    result["rounds"] = rounds[-limit:] if limit > 0 else []
-    prices = pricing_for(pricing, str(result.get("model", "")))
+    entry = {key: round_usage.get(key) or 0 for key in ROUND_KEYS}
+    for key, total in TOTAL_OF.items():
+        result[total] = result.get(total, 0) + entry[key]
+    result["rounds"] = [*result.get("rounds", []), entry][-max_rounds_kept() :]
+    prices = pricing.get(result["model"]) if pricing is not None else None
     if prices is not None:
-        result["totalCost"] = (result.get("totalCost") or 0) + calculate_cost(entry, prices)
+        cost = sum(entry[key] * prices[price] for key, price in PRICE_OF.items()) / 1_000_000
+        result["totalCost"] = (result.get("totalCost") or 0) + cost
     else:
         result.setdefault("totalCost", None)
     return result
 
 
 def reset_usage(usage: Mapping[str, Any]) -> SessionUsage:
-    return create_empty_usage(str(usage.get("model", "unknown-model")))
+    return create_empty_usage(usage["model"])
 
 
 def _money(value: float) -> str:
