@@ -1942,3 +1942,13 @@ def ctx_then_others_kept(ctx_state: CtxState) -> None:
     assert link.is_symlink(), "the symbolic link in the offload directory must not be removed"
     assert (ctx_state.offloaded_dir / "nested" / "inner.txt").is_file(), "the subdirectory must be kept"
     assert (ctx_state.outside_dir / "secret.txt").is_file(), "the link's target must be kept"
+
+
+@then(parsers.parse('应记录一条以 "{prefix}" 开头的 error'))
+def ctx_then_error_logged(caplog: pytest.LogCaptureFixture, prefix: str) -> None:
+    errors = [
+        r.getMessage()
+        for r in caplog.records
+        if r.levelno == logging.ERROR and r.name.startswith("synapse") and r.getMessage().startswith(prefix)
+    ]
+    assert len(errors) == 1, f"one synapse.* error starting with {prefix!r} should be logged, got {errors!r}"

@@ -28,6 +28,7 @@ Feature: 压缩重试与回退
     Then 返回应为 `success=false`
     And `messages` 应等于原始历史且 `freedTokens=0`
     And 模型应被调用 `<次数>` 次且每次失败都记录 warning
+    And 应记录一条以 "Context compaction failed, keeping original history" 开头的 error
     And offload 目录中的文件不应被删除
 
     Examples:

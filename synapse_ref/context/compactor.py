@@ -78,15 +78,13 @@ class ContextCompactor:
         storage: OffloadStore,
         llm: SummaryClient,
         *,
-        token_counter: TokenCounter | None = None,
-        preserve_count: int = 5,
-        target_tokens: int = 8000,
-        retry_count: int = 3,
-        model: str | None = None,
-        sleep: Sleep | None = None,
+        token_counter: TokenCounter | None,
+        preserve_count: int,
+        target_tokens: int,
+        retry_count: int,
+        model: str | None,
+        sleep: Sleep | None,
     ) -> None:
-        if retry_count < 1:
-            raise ValueError(f"retry_count must be at least 1 (total attempts), got {retry_count}")
         self.storage = storage
         self.llm = llm
         self.preserve_count = max(0, preserve_count)
@@ -181,11 +179,7 @@ class ContextCompactor:
         """
         base = os.path.realpath(self.storage.offloaded_dir)
         resolved = os.path.realpath(filepath)
-        try:
-            inside = os.path.commonpath([base, resolved]) == base
-        except ValueError:
-            inside = False
-        if not inside or resolved == base:
+        if os.path.commonpath([base, resolved]) != base or resolved == base:
             logger.warning("Skipping offload restore for out-of-scope path: %s", filepath)
             return None
         return resolved

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 Message = dict[str, Any]
@@ -29,8 +29,8 @@ class CompactResult:
     current_tokens: int
     freed_tokens: int
     preserved_count: int
-    deleted_files: list[str] = field(default_factory=list)
-    success: bool = True
+    deleted_files: list[str]
+    success: bool
 
 
 @dataclass

@@ -47,7 +47,7 @@ def parse_env_optional_string(value: str | None) -> str | None:
     return stripped or None
 
 
-@dataclass(frozen=True)
+@dataclass
 class ContextSettings:
     """Thresholds of offload and compaction; the defaults are the original's."""
 

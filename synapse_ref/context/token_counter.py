@@ -8,10 +8,8 @@ distinct message text and only new or changed messages are tokenised again.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
@@ -66,32 +64,17 @@ def count_message_tokens(messages: Iterable[Mapping[str, Any]], counter: TokenCo
 
 
 class MessageTokenCache:
-    """Counts messages with ``counter``, remembering each distinct message text (bounded, LRU).
+    """Counts messages with ``counter``, remembering the count of each distinct message text."""
 
-    The key is a 128-bit digest of the JSON text plus its length, so the cache does not keep the
-    (possibly huge) texts alive.
-    """
-
-    def __init__(self, counter: TokenCounter, *, max_entries: int = 200_000) -> None:
+    def __init__(self, counter: TokenCounter) -> None:
         self.counter = counter
-        self.max_entries = max_entries
-        self._counts: OrderedDict[tuple[int, bytes], int] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._counts)
+        self._counts: dict[str, int] = {}
 
     def count_message(self, message: Mapping[str, Any]) -> int:
         text = message_json(message)
-        key = (len(text), hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest())
-        cached = self._counts.get(key)
-        if cached is not None:
-            self._counts.move_to_end(key)
-            return cached
-        tokens = self.counter.count_tokens(text)
-        self._counts[key] = tokens
-        if len(self._counts) > self.max_entries:
-            self._counts.popitem(last=False)
-        return tokens
+        if text not in self._counts:
+            self._counts[text] = self.counter.count_tokens(text)
+        return self._counts[text]
 
     def count_messages(self, messages: Iterable[Mapping[str, Any]]) -> int:
         return sum(self.count_message(m) for m in messages)
