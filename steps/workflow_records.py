@@ -174,8 +174,9 @@ def wfr_given_registry(wfr_ctx: WfrContext, datatable: list[list[str]]) -> None:
     wfr_ctx.stage_rows = [{"type": t, "label": label, "category": c} for t, label, c in rows]
 
 
-@when("依表中順序將每一種事件 emit 到同一個 session")
+@when("依表中順序將每一種事件 emit 到一個 standard workflow 的 session")
 def wfr_when_emit_all(wfr_ctx: WfrContext) -> None:
+    wfr_ctx.workflow.state.init(wfr_ctx.session_id, "standard")
     for n, row in enumerate(wfr_ctx.stage_rows, start=1):
         event = wfr_ctx.workflow.timeline.emit(wfr_ctx.session_id, row["type"], {"n": n})
         assert event.get("type") == row["type"] and event.get("n") == n, f"emit returned {event}"

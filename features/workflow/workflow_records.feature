@@ -34,7 +34,7 @@ Feature: Workflow 的登記表、狀態檔與 timeline 檔
       | session:compact-suggestion | Compact 建議   | session  |
       | tool:failure               | 工具失敗         | tool     |
       | system:warning             | 系統警告         | system   |
-    When 依表中順序將每一種事件 emit 到同一個 session
+    When 依表中順序將每一種事件 emit 到一個 standard workflow 的 session
     Then timeline.jsonl 每行恰好一筆事件，依序帶著表中的 type、label 與 category，label 以原文保存
 
   @WF-061
