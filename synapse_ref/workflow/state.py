@@ -168,9 +168,8 @@ class WorkflowStore:
         return self.update(session_id, mutate)
 
     def _lock(self, session_id: str) -> FileLock:
-        directory = self.paths.session_dir(session_id)
-        directory.mkdir(parents=True, exist_ok=True)
-        return FileLock(str(directory / "workflow.json.lock"))
+        """The session's lock; taking it creates the session directory (filelock >= 3.12 does)."""
+        return FileLock(str(self.paths.session_dir(session_id) / "workflow.json.lock"))
 
     def _write(self, session_id: str, state: Mapping[str, Any]) -> None:
         atomic_write_text(self.path(session_id), json.dumps(state, ensure_ascii=False, indent=2) + "\n")

@@ -89,8 +89,7 @@ class Timeline:
         }
         line = json.dumps(event, ensure_ascii=False) + "\n"
         path = self.path(session_id)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with FileLock(str(path.parent / "timeline.jsonl.lock")):
+        with FileLock(str(path.parent / "timeline.jsonl.lock")):  # creates the session directory
             with path.open("a+b") as handle:
                 if handle.seek(0, os.SEEK_END) > 0:
                     handle.seek(-1, os.SEEK_END)
