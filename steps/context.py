@@ -19,7 +19,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from pytest_bdd import given, parsers, then, when
@@ -1952,3 +1952,61 @@ def ctx_then_error_logged(caplog: pytest.LogCaptureFixture, prefix: str) -> None
         if r.levelno == logging.ERROR and r.name.startswith("synapse") and r.getMessage().startswith(prefix)
     ]
     assert len(errors) == 1, f"one synapse.* error starting with {prefix!r} should be logged, got {errors!r}"
+
+
+@dataclass
+class CtxPartsReply:
+    message: Message
+    usage: dict[str, int]
+
+
+class CtxPartsModel:
+    """A summary model whose one reply is made of the given parts (text and others)."""
+
+    def __init__(self, model: str, parts: list[dict[str, str]]) -> None:
+        self.model_name = model
+        self.parts = parts
+        self.calls = 0
+
+    async def generate(
+        self,
+        system_prompt: str,
+        messages: Any,
+        tools: Any = (),
+        *,
+        max_tokens: int | None = None,
+        signal: Any = None,
+    ) -> CtxPartsReply:
+        self.calls += 1
+        return CtxPartsReply({"role": "assistant", "content": copy.deepcopy(self.parts)}, {})
+
+    def with_model(self, model: str) -> CtxPartsModel:
+        return self
+
+
+@given("总结模型的回复依次由以下片段组成")
+def ctx_given_parts_model(ctx_state: CtxState, datatable: list[list[str]]) -> None:
+    header, *rows = datatable
+    parts = [dict(zip(header, row, strict=True)) for row in rows]
+    ctx_state.llm = cast(contract.ScriptedLLM, CtxPartsModel("main-model", parts))
+
+
+@then(parsers.parse('压缩结果应为 `success=true`，第一条消息的文本为 "{text}"'))
+def ctx_then_summary_text(ctx_state: CtxState, text: str) -> None:
+    result = ctx_state.compact_result
+    assert result is not None and result.success, f"the compaction should succeed, got {result!r}"
+    expected = text.replace("\\n", "\n")
+    first = result.messages[0]
+    assert first == {"role": "user", "content": [{"type": "text", "text": expected}]}, (
+        f"the compacted history should start with the user message {expected!r}, got {first!r}"
+    )
+
+
+@then(parsers.parse('应只记录一条 warning，以 "{prefix}" 开头并包含 "{detail}"'))
+def ctx_then_one_attempt_warning(
+    ctx_state: CtxState, caplog: pytest.LogCaptureFixture, prefix: str, detail: str
+) -> None:
+    warnings = [r.getMessage() for r in _ctx_synapse_warnings(caplog, ctx_state.log_mark)]
+    assert len(warnings) == 1 and warnings[0].startswith(prefix) and detail in warnings[0], (
+        f"one warning starting with {prefix!r} and naming {detail!r} should be logged, got {warnings!r}"
+    )

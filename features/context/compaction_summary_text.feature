@@ -1,0 +1,27 @@
+@context @beyond-seed
+Feature: 总结文本取自模型回复的文本片段
+  The summary is the text parts of the model's reply joined by a newline; other parts (such as the
+  model's thinking) are left out, and a reply without any text counts as a failed attempt.
+
+  Background:
+    Given 一个会话 offload 目录与一个使用脚本化模型 "main-model" 的 ContextCompactor（`preserveCount=5`）
+    And 历史消息为 8 条普通对话消息
+
+  @CTX-039
+  Scenario: 只有空白的总结回复算作一次失败的尝试
+    Given ContextCompactor 的 `retryCount=3`
+    And 模型的总结回复为 "   "
+    And 模型的总结回复为 "## Current Status\n第二次的摘要"
+    When 执行 compact
+    Then 压缩结果应为 `success=true`，第一条消息的文本为 "[Compressed History]\n\n## Current Status\n第二次的摘要"
+    And 应只记录一条 warning，以 "Compact summary attempt 1 failed" 开头并包含 "API returned an empty response"
+
+  @CTX-040
+  Scenario: 多个文本片段以换行连接，非文本片段不计入总结
+    Given 总结模型的回复依次由以下片段组成
+      | type     | text              |
+      | text     | ## Current Status |
+      | thinking | 先整理一下思路    |
+      | text     | 测试已全部通过    |
+    When 执行 compact
+    Then 压缩结果应为 `success=true`，第一条消息的文本为 "[Compressed History]\n\n## Current Status\n测试已全部通过"
