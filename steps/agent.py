@@ -1800,3 +1800,38 @@ def agent_listener_failure_logged(agent_logs: pytest.LogCaptureFixture, count: i
     warnings = _synapse_records(agent_logs, logging.WARNING)
     assert len(warnings) == count, f"{count} warning(s) about the failing listener expected, got {warnings}"
     assert "compact" in warnings[0].getMessage(), f"the warning should name the event: {warnings[0]}"
+
+
+@then(parsers.parse('step 的回答应为 "{text}" 且没有权限请求'))
+def agent_step_response(agent_world: AgentWorld, text: str) -> None:
+    result = _step_result(agent_world)
+    assert result.response == text, f"step() should answer {text!r}, got {result.response!r}"
+    assert result.permission is None, f"a completed step has no permission request, got {result.permission!r}"
+
+
+@then("Stop Hook 不应运行")
+def agent_hooks_did_not_run(agent_world: AgentWorld) -> None:
+    assert not agent_world.hook_calls, "step() never runs the stop hooks"
+
+
+@given(
+    parsers.re(
+        r'^模型首轮调用 1 个 Bash 命令，工具返回 output "(?P<output>[^"]*)"、message "(?P<message>[^"]*)"$'
+    )
+)
+def agent_tool_output_and_message(agent_world: AgentWorld, output: str, message: str) -> None:
+    agent_world.llm.reply_tool_calls([{"id": "call-1", "name": "Bash", "arguments": {"command": "ls"}}])
+    agent_world.tool_results.append(_returning(_ToolResult(output=output, message=message)))
+
+
+@then(parsers.re(r'^模型第 (?P<number>\d+) 次调用看到的 tool 消息文本应为 "(?P<text>.*)"$'))
+def agent_tool_message_text(agent_world: AgentWorld, number: str, text: str) -> None:
+    """``\\n`` in the expected text stands for a line break."""
+    _run_text(agent_world)
+    expected = text.replace("\\n", "\n")
+    sent = list(agent_world.llm.calls[int(number) - 1].messages)
+    tool = sent[-1]
+    assert tool.get("role") == "tool" and tool.get("toolCallId") == "call-1", (
+        f"the tool result should come last: {tool}"
+    )
+    assert _text_of(tool) == expected, f"the tool message should read {expected!r}, got {_text_of(tool)!r}"

@@ -74,3 +74,25 @@ Feature: AgentRunner 与会话、上下文的衔接细节
     When AgentRunner 执行强制压缩
     Then 应触发一次不释放 token 的 `compact` 事件
     And `synapse.*` 日志应记录 1 条监听器失败的警告
+
+  @AGT-047
+  Scenario: 模型直接作答时 step 以 completed 返回答案且不执行 Stop Hook
+    Given `stopHookExecutor.shouldExecute()` 为 true
+    And 模型直接回复 "任务完成"
+    When 调用 `runner.step("完成任务")`
+    Then 返回状态应为 `completed`
+    And step 的回答应为 "任务完成" 且没有权限请求
+    And Stop Hook 不应运行
+
+  @AGT-048
+  Scenario Outline: 工具结果消息的文本由 output 与 message 组成，空的部分省略
+    Given 模型首轮调用 1 个 Bash 命令，工具返回 output "<output>"、message "<message>"
+    And 模型随后回复 "Recovered response"
+    When 执行 `runner.run(...)`
+    Then 模型第 2 次调用看到的 tool 消息文本应为 "<text>"
+
+    Examples:
+      | output | message     | text                    |
+      | a.txt  |             | a.txt                   |
+      | a.txt  | exit code 0 | a.txt\\n\\nexit code 0  |
+      |        | exit code 1 | exit code 1             |

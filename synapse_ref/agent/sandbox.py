@@ -65,7 +65,7 @@ def _bash_command(call: dict[str, Any]) -> str:
 def whitelist_path(resource: str) -> str:
     """The directory to allow for a blocked resource (``~/.ssh`` for ``~/.ssh/id_rsa``); a directory
     resource (``/`` or trailing ``/``) is allowed as it is."""
-    if not resource or resource == "/" or resource.endswith("/"):
+    if not resource or resource.endswith("/"):
         return resource
     return posixpath.dirname(resource) or "."
 

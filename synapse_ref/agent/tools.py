@@ -87,5 +87,4 @@ def counts_as_failure(result: ToolReturn) -> bool:
     category = (result.extras or {}).get("failureCategory")
     if isinstance(category, str):
         return category in COUNTABLE_CATEGORIES
-    text = f"{result.brief}\n{result.output}".lower()
-    return any(hint in text for hint in _COUNTABLE_HINTS)
+    return any(hint in part.lower() for part in (result.brief, result.output) for hint in _COUNTABLE_HINTS)
