@@ -50,6 +50,28 @@ Feature: ConversationReader 的窗口、标识与格式边界
     When 对从 1 到全文长度加 1 的每个 `maxChars` 调用 `compact(turns, maxChars)`
     Then 每次输出都应是全文末尾 `maxChars` 个字符中从第一个完整行开始的部分且不以空行开头
 
+  @RDR-040
+  Scenario: `compact` 对任意 `maxChars` 都应从窗口内第一个完整行开始 — 最后一行只有一个字符
+    Given turns 中包含用户文本、助手文本、工具调用与工具结果
+      """
+      {"id":"m1","role":"user","content":"Is the service healthy?"}
+      {"id":"m2","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"health","input":{}}]}
+      {"id":"m3","role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"{\n  \"ok\": true\n}"}]}
+      """
+    When 对从 1 到全文长度加 1 的每个 `maxChars` 调用 `compact(turns, maxChars)`
+    Then 每次输出都应是全文末尾 `maxChars` 个字符中从第一个完整行开始的部分且不以空行开头
+
+  @RDR-041
+  Scenario: `compact` 对任意 `maxChars` 都应从窗口内第一个完整行开始 — 全文以换行结尾
+    Given turns 中包含用户文本、助手文本、工具调用与工具结果
+      """
+      {"id":"m1","role":"user","content":"Run the tests"}
+      {"id":"m2","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"bash","input":{"command":"npm test"}}]}
+      {"id":"m3","role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"3 passing\n0 failing\n"}]}
+      """
+    When 对从 1 到全文长度加 1 的每个 `maxChars` 调用 `compact(turns, maxChars)`
+    Then 每次输出都应是全文末尾 `maxChars` 个字符中从第一个完整行开始的部分且不以空行开头
+
   @RDR-031
   Scenario: 每个 turn 都应有自己的非空 id
     Given 会话文件内容如下

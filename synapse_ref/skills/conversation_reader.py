@@ -307,12 +307,11 @@ class ConversationReader:
                 parts.extend(f"[Tool] {call.name}" for call in turn.tool_calls or ())
         text = BLOCK_SEPARATOR.join(parts)
         if max_chars > 0 and len(text) > max_chars:
-            starts_mid_line = text[-max_chars - 1] != "\n"
             tail = text[-max_chars:]
-            if starts_mid_line:
-                newline = tail.find("\n")
-                if newline != -1 and newline < len(tail) - 1:
-                    tail = tail[newline + 1 :]
+            if text[-max_chars - 1] != "\n":
+                # From the first line starting inside the tail; without one (the end of a single long
+                # line, find gives -1) the whole tail.
+                tail = tail[tail.find("\n", 0, len(tail) - 1) + 1 :]
             text = tail.lstrip("\n")
         return text
 
