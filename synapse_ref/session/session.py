@@ -250,7 +250,7 @@ class Session:
         return copy.deepcopy(self._usage)
 
     def update_usage(self, usage: Mapping[str, int], model: str | None = None) -> None:
-        if model and model != self._usage.get("model"):
+        if model:
             self._usage["model"] = model
         pricing = self._pricing if self._pricing is not None else load_pricing(self._pricing_path)
         self._usage = accumulate_usage(self._usage, usage, pricing)
