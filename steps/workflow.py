@@ -1228,25 +1228,27 @@ def wf_write_state(ctx: WfContext, state: Mapping[str, Any]) -> None:
     assert wf_state(ctx) == state, "the store should read back the state written to workflow.json"
 
 
-@given(parsers.re(r"`(?P<agent>[\w-]+)` 仍在進行 (?P<stage>[A-Z][A-Z0-9:-]*)（記錄於 `activeAgents`）"))
-def wf_given_other_agent_active(wf_ctx: WfContext, agent: str, stage: str) -> None:
+@given(parsers.re(r"(?P<others>[\w -]+ 仍在進行 [A-Z][A-Z0-9:、 \w-]*)（記錄於 `activeAgents`）"))
+def wf_given_other_agents_active(wf_ctx: WfContext, others: str) -> None:
     assert wf_ctx.hook_stage is not None, "a stage should be in progress"
-    wf_ctx.workflow.state.set_stage(wf_ctx.session_id, stage, status="active")
-    state = wf_state(wf_ctx)
     started = "2026-03-01T06:59:00.000Z"
+    active: dict[str, Any] = {}
+    for pair in others.split("、"):
+        agent, _, stage = pair.partition(" 仍在進行 ")
+        wf_ctx.workflow.state.set_stage(wf_ctx.session_id, stage, status="active")
+        active[agent] = {"stage": wf_base(stage), "startedAt": started}
     own = wf_base(wf_ctx.hook_stage)
-    state["activeAgents"] = {
-        agent: {"stage": wf_base(stage), "startedAt": started},
-        WF_STAGE_AGENTS[own]: {"stage": own, "startedAt": started},
-    }
+    active[WF_STAGE_AGENTS[own]] = {"stage": own, "startedAt": started}
+    state = wf_state(wf_ctx)
+    state["activeAgents"] = active
     wf_write_state(wf_ctx, state)
 
 
-@then(parsers.re(r"`activeAgents` 只剩 (?P<agent>[\w-]+)"))
-def wf_then_active_agents(wf_ctx: WfContext, agent: str) -> None:
+@then(parsers.re(r"`activeAgents` 只剩 (?P<agents>[\w、-]+)"))
+def wf_then_active_agents(wf_ctx: WfContext, agents: str) -> None:
     active = wf_state(wf_ctx).get("activeAgents")
-    assert isinstance(active, Mapping) and list(active) == [agent], (
-        f"the finished agent should leave activeAgents, which should hold only {agent!r}: {active}"
+    assert isinstance(active, Mapping) and list(active) == agents.split("、"), (
+        f"the finished agent should leave activeAgents, which should hold only {agents}: {active}"
     )
 
 

@@ -89,18 +89,18 @@ Feature: SubagentStop hook 與 compact 建議的細節
 
   @WF-035
   Scenario: 另一個並行 agent 仍在工作時 hook 請主 agent 等待它
-    Given 一個 standard workflow 的 TEST:2 stage 正在進行
-    And `code-reviewer` 仍在進行 REVIEW（記錄於 `activeAgents`）
+    Given 一個 secure workflow 的 TEST:2 stage 正在進行
+    And code-reviewer 仍在進行 REVIEW、security-reviewer 仍在進行 SECURITY（記錄於 `activeAgents`）
     When SubagentStop hook 收到 `tester` 的結束事件，VERDICT 為 PASS
     Then hook 的 `result` 逐行為：
       """
       ✅ 🧪 測試完成
       📊 請更新 TaskList：TaskUpdate status completed（測試）
-      ⏭️ 下一步：等待並行 agent 完成：code-reviewer
+      ⏭️ 下一步：等待並行 agent 完成：code-reviewer, security-reviewer
 
       💡 可選：委派 grader agent 評估此階段輸出品質（subagent_type: ot:grader，傳入 STAGE=TEST:2 AGENT=tester SESSION_ID=<sid>）
       """
-    And `activeAgents` 只剩 code-reviewer
+    And `activeAgents` 只剩 code-reviewer、security-reviewer
 
   @WF-036
   Scenario: 最後一個 stage 通過時 hook 宣告全部完成，不重複宣告早已收斂的群組
