@@ -158,7 +158,7 @@ class Session:
             created_at=entry["createdAt"],
             usage=usage,
             title=entry.get("title"),
-            message_count=int(entry.get("messageCount", 0)),
+            message_count=int(entry["messageCount"]),
             cwd=entry.get("cwd"),
             pricing=pricing,
             pricing_path=pricing_path,
