@@ -62,3 +62,15 @@ Feature: 压缩的保留数、分割点与空总结的边界
     When 执行 compact
     Then 模型应被调用 `2` 次，两次之间等待 `0.1` 秒
     And `preservedCount` 应为 `5`
+
+  @CTX-041
+  Scenario: 历史不超过保留数且以没有结果的 assistant toolCall 结尾时不压缩
+    Given 模型的总结回复为 "## Current Status\n不应使用"
+    And 历史消息为:
+      | role      | text      | call |
+      | user      | 开始      |      |
+      | assistant | 好的      |      |
+      | user      | 读一下文件 |      |
+      | assistant | 调用 read | c1   |
+    When 执行 compact
+    Then 压缩应被跳过：历史原样返回、`success=true` 且未调用总结模型
