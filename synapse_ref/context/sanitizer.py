@@ -24,11 +24,9 @@ class SanitizeResult:
 
 def is_object_json(arguments: object) -> bool:
     """True for the JSON text of an object (``'{}'`` included); ``''``, ``'[]'`` or ``'null'`` are not."""
-    if not isinstance(arguments, str) or not arguments.strip():
-        return False
     try:
-        value = json.loads(arguments)
-    except ValueError:
+        value = json.loads(arguments)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
         return False
     return isinstance(value, dict)
 
@@ -46,12 +44,13 @@ def sanitize_tool_protocol_history(messages: list[Message]) -> SanitizeResult:
     while index < total:
         message = messages[index]
         role = message.get("role")
-        tool_calls = (message.get("toolCalls") or []) if role == "assistant" else []
-        if role == "assistant" and tool_calls:
+        if role == "assistant":
+            # Without tool calls the round is complete with no results, and any tool message after it
+            # answers nothing, so it is dropped like any other stray result.
             following = index + 1
             while following < total and messages[following].get("role") == "tool":
                 following += 1
-            kept = _complete_round(message, tool_calls, messages[index + 1 : following])
+            kept = _complete_round(message.get("toolCalls") or [], messages[index + 1 : following])
             if kept is not None:
                 sanitized.append(message)
                 sanitized.extend(kept)
@@ -67,9 +66,7 @@ def sanitize_tool_protocol_history(messages: list[Message]) -> SanitizeResult:
     return SanitizeResult(sanitized, len(sanitized) != total)
 
 
-def _complete_round(
-    assistant: Message, tool_calls: list[Any], tool_messages: list[Message]
-) -> list[Message] | None:
+def _complete_round(tool_calls: list[Any], tool_messages: list[Message]) -> list[Message] | None:
     """The tool messages answering every call exactly once, or None when the round is unusable."""
     if not all(isinstance(call, dict) and is_object_json(call.get("arguments")) for call in tool_calls):
         return None

@@ -288,7 +288,7 @@ class Session:
 
     def _delete_files(self, session_id: str) -> None:
         # An id from a hand-edited index must not reach outside the sessions directory.
-        if session_id in ("", ".", "..") or Path(session_id).name != session_id:
+        if session_id in ("", "..") or Path(session_id).name != session_id:
             return
         with contextlib.suppress(OSError):
             (self._sessions_dir / f"{session_id}.jsonl").unlink()
