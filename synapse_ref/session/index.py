@@ -85,7 +85,6 @@ class SessionIndex:
     """One sessions directory's ``sessions.json``."""
 
     def __init__(self, sessions_dir: Path) -> None:
-        self.sessions_dir = sessions_dir
         self.path = sessions_dir / INDEX_FILE
 
     def _load_strict(self) -> dict[str, Any]:
@@ -114,7 +113,7 @@ class SessionIndex:
 
     def update(self, mutate: Callable[[list[Entry]], T]) -> T:
         """Apply ``mutate`` to the entry list under the lock and save the result atomically."""
-        self.sessions_dir.mkdir(parents=True, exist_ok=True)
+        # Taking the lock creates the sessions directory (and its parents) on first use.
         with FileLock(f"{self.path}.lock"):
             try:
                 index = self._load_strict()
