@@ -168,7 +168,7 @@ class WorkflowStore:
         return self.update(session_id, mutate)
 
     def _lock(self, session_id: str) -> FileLock:
-        """The session's lock; taking it creates the session directory (filelock >= 3.12 does)."""
+        """The session's lock; taking it creates the session directory (filelock >= 3.12.3 does)."""
         return FileLock(str(self.paths.session_dir(session_id) / "workflow.json.lock"))
 
     def _write(self, session_id: str, state: Mapping[str, Any]) -> None:
