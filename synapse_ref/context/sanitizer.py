@@ -14,7 +14,7 @@ from typing import Any
 Message = dict[str, Any]
 
 
-@dataclass(frozen=True)
+@dataclass
 class SanitizeResult:
     """The repaired history and whether anything had to be removed."""
 
@@ -77,7 +77,8 @@ def _complete_round(tool_calls: list[Any], tool_messages: list[Message]) -> list
         if seen == expected:
             break
         call_id = tool_message.get("toolCallId")
-        if not isinstance(call_id, str) or call_id not in expected or call_id in seen:
+        # An unknown id can never make ``seen`` equal ``expected``; only a repeated one needs a check.
+        if not isinstance(call_id, str) or call_id in seen:
             return None
         seen.add(call_id)
         matched.append(tool_message)

@@ -34,8 +34,6 @@ class Cl100kTokenCounter:
         self._encoding = bpe_openai.get_encoding("cl100k_base")
 
     def count_tokens(self, text: str) -> int:
-        if not text:
-            return 0
         try:
             return len(self._encoding.encode_ordinary(text))
         except Exception:
