@@ -1795,11 +1795,15 @@ def agent_failing_listener(agent_world: AgentWorld) -> None:
     agent_world.runner().on("compact", failing)
 
 
-@then(parsers.parse("`synapse.*` 日志应记录 {count:d} 条监听器失败的警告"))
+@then(parsers.parse("`synapse.*` 日志应记录 {count:d} 条带有监听器异常的警告"))
 def agent_listener_failure_logged(agent_logs: pytest.LogCaptureFixture, count: int) -> None:
     warnings = _synapse_records(agent_logs, logging.WARNING)
     assert len(warnings) == count, f"{count} warning(s) about the failing listener expected, got {warnings}"
     assert "compact" in warnings[0].getMessage(), f"the warning should name the event: {warnings[0]}"
+    error = warnings[0].exc_info[1] if warnings[0].exc_info else None
+    assert isinstance(error, RuntimeError) and str(error) == "listener is broken", (
+        f"the warning should carry the listener's exception for diagnosis, got {warnings[0].exc_info}"
+    )
 
 
 @then(parsers.parse('step 的回答应为 "{text}" 且没有权限请求'))

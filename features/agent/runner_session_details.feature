@@ -73,7 +73,7 @@ Feature: AgentRunner 与会话、上下文的衔接细节
     And 一个 `compact` 事件监听器会抛出异常
     When AgentRunner 执行强制压缩
     Then 应触发一次不释放 token 的 `compact` 事件
-    And `synapse.*` 日志应记录 1 条监听器失败的警告
+    And `synapse.*` 日志应记录 1 条带有监听器异常的警告
 
   @AGT-047
   Scenario: 模型直接作答时 step 以 completed 返回答案且不执行 Stop Hook
