@@ -1844,3 +1844,13 @@ def ses_then_usage_is(ses_world: SesWorld, docstring: str) -> None:
     assert usage.get("totalCost") == pytest.approx(expected.pop("totalCost")), f"totalCost: {usage!r}"
     usage.pop("totalCost", None)
     assert usage == expected, f"the accumulated usage should be {expected!r}, got {usage!r}"
+
+
+@then(parsers.parse('应恢复最后创建的那个会话，标题为 "{title}"'))
+def ses_then_continued_newest(ses_world: SesWorld, title: str) -> None:
+    assert ses_world.error is None, f"Session.continue() raised {ses_world.error!r}"
+    session = ses_world.result
+    newest = ses_world.snapshot["older_ids"][-1]
+    assert session is not None and (session.id, session.title) == (newest, title), (
+        f"Session.continue() should resume {newest} titled {title!r}, got {session!r}"
+    )

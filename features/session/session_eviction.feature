@@ -44,3 +44,9 @@ Feature: 会话注册与淘汰的边界
     And `sessions.json` 只有一个 id 为 "session-m6x3k2a1-gone00" 的条目
     When 创建一个新会话
     Then `Session.list()` 应只列出新会话
+
+  @SES-038
+  Scenario: `Session.continue()` 恢复最新创建的会话
+    Given 已依次创建 2 个会话，每个都有历史文件和会话目录
+    When 调用 `Session.continue()`
+    Then 应恢复最后创建的那个会话，标题为 "会话 1"

@@ -202,10 +202,6 @@ class Session:
     def message_count(self) -> int:
         return self._message_count
 
-    @property
-    def cwd(self) -> str | None:
-        return self._cwd
-
     # -- history -----------------------------------------------------------------------------------------
     def append_message(self, message_or_list: Message | Messages) -> None:
         messages = list(message_or_list) if isinstance(message_or_list, builtins.list) else [message_or_list]
