@@ -14,13 +14,13 @@ from synapse_ref.workflow.on_stop import SubagentStopHook
 from synapse_ref.workflow.paths import WorkflowPaths
 from synapse_ref.workflow.registry import TIMELINE_EVENTS
 from synapse_ref.workflow.state import WorkflowStore
-from synapse_ref.workflow.timeline import Clock, Timeline, system_clock
+from synapse_ref.workflow.timeline import Clock, Timeline
 
 
 class StagedWorkflow:
     """The staged-workflow domain below one root (``<root>/sessions/<sessionId>/...``)."""
 
-    def __init__(self, root: Path | str | None = None, *, clock: Clock = system_clock) -> None:
+    def __init__(self, root: Path | str, *, clock: Clock) -> None:
         self.paths = WorkflowPaths(root)
         self._clock = clock
         self.state = WorkflowStore(self.paths, clock)

@@ -14,7 +14,7 @@ from pathlib import Path
 from synapse_ref.workflow.on_stop import SubagentStopHook
 from synapse_ref.workflow.paths import WorkflowPaths
 from synapse_ref.workflow.state import WorkflowStore
-from synapse_ref.workflow.timeline import Clock, Timeline, system_clock
+from synapse_ref.workflow.timeline import Clock, Timeline
 
 PROG = "synapse-on-stop"
 
@@ -32,8 +32,8 @@ def _answer(result: str, notices: list[str]) -> CommandOutcome:
     return CommandOutcome(stdout, stderr, 0)
 
 
-def run_on_stop(stdin: str, *, root: Path | str | None = None, clock: Clock = system_clock) -> CommandOutcome:
-    """Run the hook on the raw stdin text."""
+def run_on_stop(stdin: str, *, root: Path | str, clock: Clock) -> CommandOutcome:
+    """Run the hook on the raw stdin text, with every file below ``root``."""
     if not stdin.strip():
         return _answer("", ["empty input: expected the SubagentStop event as JSON on stdin"])
     try:

@@ -5,8 +5,7 @@ Layout (same as the original plugin, under a root of its own)::
     <root>/sessions/<sessionId>/workflow.json     workflow state
     <root>/sessions/<sessionId>/timeline.jsonl    timeline events
 
-The root is injected; when it is not, ``SYNAPSE_WORKFLOW_HOME`` (read when used) or
-``~/.synapse/workflow``.
+The root is injected (the ``synapse-on-stop`` entry point resolves ``SYNAPSE_WORKFLOW_HOME``).
 """
 
 from __future__ import annotations
@@ -17,14 +16,7 @@ import re
 import tempfile
 from pathlib import Path
 
-WORKFLOW_HOME_ENV = "SYNAPSE_WORKFLOW_HOME"
-
 _SESSION_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
-
-
-def default_root() -> Path:
-    configured = os.environ.get(WORKFLOW_HOME_ENV, "").strip()
-    return Path(configured).expanduser() if configured else Path.home() / ".synapse" / "workflow"
 
 
 def check_session_id(session_id: str) -> str:
@@ -37,8 +29,8 @@ def check_session_id(session_id: str) -> str:
 class WorkflowPaths:
     """Resolves the per-session files below one root."""
 
-    def __init__(self, root: Path | str | None = None) -> None:
-        self.root = Path(root) if root is not None else default_root()
+    def __init__(self, root: Path | str) -> None:
+        self.root = Path(root)
 
     def session_dir(self, session_id: str) -> Path:
         return self.root / "sessions" / check_session_id(session_id)

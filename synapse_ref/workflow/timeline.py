@@ -44,10 +44,6 @@ class TimelineCorruptError(ValueError):
     """The timeline (named by the message) is not UTF-8 text of JSON event objects."""
 
 
-def system_clock() -> datetime:
-    return datetime.now(timezone.utc)
-
-
 def iso_timestamp(moment: datetime) -> str:
     """``2026-03-01T07:43:00.123Z``, the format the original writes (``moment`` is aware)."""
     return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
