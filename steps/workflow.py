@@ -48,13 +48,18 @@ WF_SUGGESTION_WORDS = ("compact", "壓縮", "/compact")
 
 
 class WfClock:
-    """Starts at a fixed instant and moves one millisecond per reading."""
+    """Moves one millisecond per reading from a fixed instant, until ``stop_at`` freezes it."""
 
     def __init__(self) -> None:
         self.now = datetime(2026, 3, 1, 7, 0, 0, tzinfo=timezone.utc)
+        self.frozen = False
+
+    def stop_at(self, moment: datetime) -> None:
+        self.now, self.frozen = moment, True
 
     def __call__(self) -> datetime:
-        self.now += timedelta(milliseconds=1)
+        if not self.frozen:
+            self.now += timedelta(milliseconds=1)
         return self.now
 
 

@@ -11,33 +11,18 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from pytest_bdd import given, parsers, then, when
 
+from steps.workflow import WF_STAGE_AGENTS, WfClock
 from synapse_spec import contract
 
 WFR_MAX_LINES_ENV = "SYNAPSE_TIMELINE_MAX_LINES"
 WFR_EVENT_ALIASES = {"compact": "session:compact", "failure": "tool:failure"}
-
-
-class WfrClock:
-    """Moves one millisecond per reading until ``stop_at`` freezes it."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 3, 1, 7, 0, 0, tzinfo=timezone.utc)
-        self.frozen = False
-
-    def stop_at(self, moment: datetime) -> None:
-        self.now, self.frozen = moment, True
-
-    def __call__(self) -> datetime:
-        if not self.frozen:
-            self.now += timedelta(milliseconds=1)
-        return self.now
 
 
 @dataclass
@@ -45,7 +30,7 @@ class WfrContext:
     workflow: contract.StagedWorkflow
     root: Path
     tmp: Path
-    clock: WfrClock
+    clock: WfClock
     session_id: str = "wfr-session"
     stage_rows: list[dict[str, str]] = field(default_factory=list)
     results: list[str] = field(default_factory=list)
@@ -60,7 +45,7 @@ class WfrContext:
 @pytest.fixture
 def wfr_ctx(synapse: contract.Implementation, tmp_path: Path) -> WfrContext:
     root = tmp_path / "workflow-home"
-    clock = WfrClock()
+    clock = WfClock()
     return WfrContext(
         workflow=synapse.staged_workflow(root, clock=clock), root=root, tmp=tmp_path, clock=clock
     )
@@ -830,27 +815,6 @@ def wfr_then_kept_names(wfr_ctx: WfrContext, names: str) -> None:
     assert found == expected, f"the timeline should keep {expected}, keeps {found}"
 
 
-# The original plugin's agent for each stage (the SubagentStop event names the agent, not the stage).
-WFR_AGENTS = {
-    "PM": "product-manager",
-    "PLAN": "planner",
-    "ARCH": "architect",
-    "DESIGN": "designer",
-    "DEV": "developer",
-    "DEBUG": "debugger",
-    "REVIEW": "code-reviewer",
-    "TEST": "tester",
-    "SECURITY": "security-reviewer",
-    "DB-REVIEW": "database-reviewer",
-    "QA": "qa",
-    "E2E": "e2e-runner",
-    "BUILD-FIX": "build-error-resolver",
-    "REFACTOR": "refactor-cleaner",
-    "RETRO": "retrospective",
-    "DOCS": "doc-updater",
-}
-
-
 @when("以下列類型各啟動一個 workflow，並讓每個 stage 的 agent 依序以 PASS 結束：")
 def wfr_when_walk_types(wfr_ctx: WfrContext, datatable: list[list[str]]) -> None:
     header, *rows = datatable
@@ -862,7 +826,7 @@ def wfr_when_walk_types(wfr_ctx: WfrContext, datatable: list[list[str]]) -> None
         keys = list(wfr_disk_state(wfr_ctx, session)["stages"])
         hints: list[str] = []
         for key in keys:
-            event = wfr_stop_event(session, WFR_AGENTS[key.split(":")[0]], "PASS")
+            event = wfr_stop_event(session, WF_STAGE_AGENTS[key.split(":")[0]], "PASS")
             result = wfr_ctx.workflow.on_stop(event)["result"]
             prefix = "⏭️ 下一步：並行委派 "
             hints += [line.removeprefix(prefix) for line in result.split("\n") if line.startswith(prefix)]
