@@ -8,7 +8,6 @@ import logging
 import os
 import re
 import shutil
-import signal
 import threading
 import time
 from collections.abc import Callable
@@ -21,6 +20,7 @@ import pytest
 from pytest_bdd import given, parsers, then, when
 
 from steps.support import run
+from synapse_spec import probes
 from synapse_spec.contract import Implementation
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -349,24 +349,16 @@ def ses_given_disk_full(ses_world: SesWorld) -> None:
 
 
 @when("调用 `rewriteHistory`")
-def ses_when_rewrite(ses_world: SesWorld) -> None:
-    import resource  # POSIX only; imported here so the other steps load on any platform
-
+def ses_when_rewrite(synapse: Implementation, ses_world: SesWorld) -> None:
     session = ses_world.session
     new_history = ses_world.snapshot["new_history"]
-    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
-    # Past the limit the kernel sends SIGXFSZ (which would kill the process) and then fails the write
-    # with EFBIG; ignoring the signal turns it into the plain I/O error a full disk gives.
-    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    try:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (REWRITE_FILE_SIZE_LIMIT, hard))
+    # The implementation's process may write at most 64 KiB per file for this call: past it the write
+    # fails with EFBIG, the plain I/O error a full disk gives.
+    with probes.resource_limit(synapse, probes.RLIMIT_FSIZE, REWRITE_FILE_SIZE_LIMIT):
         try:
             session.rewrite_history(new_history)
         except Exception as exc:
             ses_world.error = exc
-    finally:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
-        signal.signal(signal.SIGXFSZ, previous)
 
 
 @then("应抛出带原因错误")
@@ -728,32 +720,14 @@ def ses_when_concurrent_creates(
 
 @when(parsers.parse("{procs:d} 个进程同时各创建 {each:d} 个会话"))
 def ses_when_process_creates(synapse: Implementation, ses_world: SesWorld, procs: int, each: int) -> None:
-    import multiprocessing  # fork (POSIX) lets each child use this scenario's implementation as is
+    def create(impl: Implementation) -> list[str]:
+        return [
+            impl.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING).id
+            for _ in range(each)
+        ]
 
-    context = multiprocessing.get_context("fork")
-    barrier = context.Barrier(procs)
-    results: Any = context.Queue()
-
-    def worker() -> None:
-        try:
-            barrier.wait(timeout=30)
-            ids = [
-                synapse.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING).id
-                for _ in range(each)
-            ]
-            results.put(("ok", ids))
-        except BaseException as exc:
-            results.put(("error", repr(exc)))
-
-    workers = [context.Process(target=worker) for _ in range(procs)]
-    for process in workers:
-        process.start()
-    outcomes = [results.get(timeout=120) for _ in workers]
-    for process in workers:
-        process.join(timeout=30)
-    errors = [detail for status, detail in outcomes if status != "ok"]
-    assert not errors, f"creating sessions from several processes raised: {errors!r}"
-    ids = {session_id for status, detail in outcomes if status == "ok" for session_id in detail}
+    created = probes.in_parallel_processes(synapse, procs, create)
+    ids = {session_id for batch in created for session_id in batch}
     assert len(ids) == procs * each, f"expected {procs * each} distinct session ids, got {len(ids)}"
     ses_world.snapshot["ids"] = ids
 
