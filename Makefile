@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 IMPL ?=
 
-.PHONY: spec test determinism lint tox bench mutation clean
+.PHONY: spec spec-wire test determinism lint tox bench mutation clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,11 @@ $(STAMP): pyproject.toml
 ## spec: the executable spec against the reference (or IMPL=module[:attr]), with the per-feature report
 spec: $(STAMP)
 	$(BIN)/python -m pytest features/ $(if $(IMPL),--synapse-impl=$(IMPL),--synapse-require=all)
+
+## spec-wire: the whole spec against the reference served over the wire protocol (python -m synapse_ref.server)
+spec-wire: $(STAMP)
+	$(BIN)/python -m pytest features/ --synapse-server="$(BIN)/python -m synapse_ref.server" --synapse-require=all \
+		--synapse-wire-validate --synapse-report=reports/wire
 
 ## test: every test: the spec, the harness's own tests and the command-line tests
 test: $(STAMP)
