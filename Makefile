@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 IMPL ?=
 
-.PHONY: spec spec-wire test determinism lint tox bench mutation clean
+.PHONY: spec spec-wire test determinism lint tox bench bench-quick mutation clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,9 +42,13 @@ lint: $(STAMP)
 tox: $(STAMP)
 	$(BIN)/tox run-parallel --parallel-no-spinner
 
-## bench: speed and memory figures of the reference implementation
+## bench: speed and memory of every operation at full size, against the original's figures (reports/bench.json)
 bench: $(STAMP)
-	for script in bench/bench_*.py; do $(BIN)/python $$script || exit 1; done
+	$(BIN)/python -m bench.suite
+
+## bench-quick: the same cases at small sizes, a smoke run of seconds
+bench-quick: $(STAMP)
+	$(BIN)/python -m bench.suite --quick
 
 ## mutation: a CI-sized sample of the mutation score, failing below 80% (the full run: python -m tools.mutation)
 mutation: $(STAMP)
