@@ -104,9 +104,24 @@ class NestingCounter:
         return len(text)
 
 
+@pytest.mark.parametrize("channel", ["stdin", "fd"])
 def test_synchronous_callbacks_nest_requests_to_the_server_at_any_depth(
-    impl: RemoteImplementation, tmp_path: Path
+    impl: RemoteImplementation, tmp_path: Path, channel: str
 ) -> None:
+    if channel == "fd":
+        remote = RemoteClient(f"{SERVER} --sync-channel fd", validator=message_validator())
+        try:
+            served = remote.implementation("tests/test_wire.py")
+            assert served.server.sync_channel == "fd"
+            _offload_through_nested_callbacks(served, tmp_path)
+            assert remote.end_scenario() == []
+        finally:
+            remote.close()
+    else:
+        _offload_through_nested_callbacks(impl, tmp_path)
+
+
+def _offload_through_nested_callbacks(impl: RemoteImplementation, tmp_path: Path) -> None:
     storage = WrappedStorage(impl.offload_storage(tmp_path / "session"))
     counter = NestingCounter(storage)
     manager = impl.context_manager(
