@@ -462,7 +462,9 @@ def main(argv: list[str] | None = None) -> int:
     if options.sync_channel == "fd":
         server.sync_channel = "fd"
         sync_stream = os.fdopen(int(os.environ.get("SYNAPSE_WIRE_SYNC_FD", "3")), "r", encoding="utf-8")
-        reader = threading.Thread(target=server.serve, args=(sync_stream,), kwargs={"main": False}, daemon=True)
+        reader = threading.Thread(
+            target=server.serve, args=(sync_stream,), kwargs={"main": False}, daemon=True
+        )
         reader.start()
     server.serve(stdin)
     return 0
