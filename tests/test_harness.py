@@ -31,6 +31,29 @@ def then_named(llm, name):
 @then("the scenario is skipped")
 def then_skip():
     pytest.skip("for no reason")
+
+
+@then("a conversation reader can be built")
+def then_reader(synapse):
+    assert synapse.conversation_reader() is not None
+
+
+@then(parsers.parse('the model named "{name}" is "{expected}"'))
+def then_outline(llm, name, expected):
+    assert name == expected, f"{name} is not {expected}"
+"""
+
+OUTLINE = """
+  @MOD-003
+  Scenario Outline: outline examples
+    Given a scripted model named "<name>"
+    Then the model named "<name>" is "<expected>"
+
+    Examples:
+      | name | expected |
+      | a    | a        |
+      | b    | c        |
+      | d    | d        |
 """
 
 FEATURE = """\
@@ -178,7 +201,10 @@ def test_a_stale_baseline_entry_fails_the_run(spec: pytest.Pytester) -> None:
 def test_a_baseline_naming_an_unknown_scenario_is_an_error(spec: pytest.Pytester) -> None:
     result = run(spec, f"--synapse-baseline={write_baseline(spec, 'MOD-002', 'XYZ-999')}")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*baseline lists IDs that name no scenario of the spec: XYZ-999*"])
+    result.stderr.fnmatch_lines(
+        ["ERROR: baseline */baseline.json names unknown scenario XYZ-999: remove it*"]
+    )
+    assert "inconsistent" not in result.stderr.str()
 
 
 def test_baseline_command_writes_failures_from_a_report(spec: pytest.Pytester) -> None:
@@ -192,9 +218,13 @@ def test_baseline_command_writes_failures_from_a_report(spec: pytest.Pytester) -
     assert "model is named 'm1'" in entries[0]["reason"]
 
 
-def test_scenarios_needing_a_missing_capability_are_not_applicable_unless_required(
+def test_scenarios_using_a_capability_the_implementation_lacks_are_not_applicable_unless_required(
     spec: pytest.Pytester,
 ) -> None:
+    feature = spec.path / "features" / "models.feature"
+    feature.write_text(
+        FEATURE.replace('    Then the model is named "m2"\n', "    Then a conversation reader can be built\n")
+    )
     spec.makepyfile(
         limited_impl=textwrap.dedent(
             """
@@ -209,18 +239,92 @@ def test_scenarios_needing_a_missing_capability_are_not_applicable_unless_requir
     )
     result = run(spec, "--synapse-impl=limited_impl")
     assert result.ret == pytest.ExitCode.OK
-    assert statuses(spec) == {"MOD-001": "not-applicable", "MOD-002": "not-applicable"}
+    assert statuses(spec) == {"MOD-001": "passed", "MOD-002": "not-applicable"}
+    needs = {s["id"]: s["needs"] for s in report(spec)["scenarios"]}  # type: ignore[attr-defined]
+    assert needs == {"MOD-001": [], "MOD-002": ["reader"]}
 
     demanded = run(spec, "--synapse-impl=limited_impl", "--synapse-require=context,reader")
     assert demanded.ret == pytest.ExitCode.TESTS_FAILED
     demanded.stdout.fnmatch_lines(["*does not offer reader, which --synapse-require demands*"])
-    assert statuses(spec) == {"MOD-001": "failed", "MOD-002": "failed"}
-    assert (
-        run(spec, "--synapse-impl=limited_impl", "--synapse-require=all").ret == pytest.ExitCode.TESTS_FAILED
-    )
+    assert statuses(spec) == {"MOD-001": "passed", "MOD-002": "failed"}
     unknown = run(spec, "--synapse-require=readers")
     assert unknown.ret == pytest.ExitCode.USAGE_ERROR
     unknown.stderr.fnmatch_lines(["*unknown capabilities readers*"])
+
+
+def test_a_run_in_which_no_scenario_applies_fails(spec: pytest.Pytester) -> None:
+    feature = spec.path / "features" / "models.feature"
+    feature.write_text(
+        FEATURE.split("  @MOD-002")[0].replace(
+            '    Then the model is named "m1"\n', "    Then a conversation reader can be built\n"
+        )
+    )
+    spec.makepyfile(
+        limited_impl="from synapse_ref.adapter import ReferenceImplementation\n\n"
+        "class Limited(ReferenceImplementation):\n    capabilities = frozenset({'context'})\n\n"
+        "implementation = Limited\n"
+    )
+    result = run(spec, "--synapse-impl=limited_impl")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        ["*no scenario applies: nothing was checked*", "synapse-ref declares context;*"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("declared", "message"),
+    [
+        ('frozenset({"readers"})', "unknown capability 'readers' (known: context, reader, *"),
+        ('"reader"', "synapse-ref: capabilities must be a set of names such as *, not str 'reader'"),
+        ('frozenset({"agent"})', "capability 'agent' was split into runner, sanitizer, stop-hooks*"),
+        ('frozenset({"reader", "runner"})', "declares capability runner but has no agent_runner"),
+    ],
+)
+def test_what_an_implementation_declares_is_checked_once_up_front(
+    spec: pytest.Pytester, declared: str, message: str
+) -> None:
+    spec.makepyfile(
+        declared_impl=textwrap.dedent(
+            f"""
+            from synapse_ref.adapter import ReferenceImplementation
+
+            class Declared(ReferenceImplementation):
+                capabilities = {declared}
+                agent_runner = property(lambda self: (_ for _ in ()).throw(AttributeError("agent_runner")))
+
+            implementation = Declared
+            """
+        )
+    )
+    result = run(spec, "--synapse-impl=declared_impl")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*{message}*"])
+    assert result.stderr.str().count("ERROR") == 1
+
+
+def test_an_implementation_factory_that_raises_errors_that_scenario(spec: pytest.Pytester) -> None:
+    spec.makepyfile(
+        flaky_impl=textwrap.dedent(
+            """
+            from synapse_ref.adapter import ReferenceImplementation
+
+            calls = []
+
+            def implementation():
+                calls.append(1)
+                if len(calls) == 3:
+                    raise RuntimeError("out of handles")
+                return ReferenceImplementation()
+            """
+        )
+    )
+    result = run(spec, "--synapse-impl=flaky_impl")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+    scenarios = report(spec)["scenarios"]
+    assert isinstance(scenarios, list)
+    assert [s["status"] for s in scenarios] == ["passed", "errored"]
+    assert "creating the implementation failed: RuntimeError: out of handles" in scenarios[1]["message"]
 
 
 @pytest.mark.parametrize(
