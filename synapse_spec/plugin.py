@@ -573,6 +573,30 @@ def stale_advice(record: ScenarioOutcome, path: Path | None) -> str:
     )
 
 
+def stale_entries(outcomes: list[ScenarioOutcome], path: Path | None) -> list[str]:
+    """One line per baseline entry that covers a passing scenario: what to remove or replace."""
+    covered: dict[str, list[ScenarioOutcome]] = {}
+    for o in outcomes:
+        if o.baseline is not None:
+            covered.setdefault(o.baseline["id"], []).append(o)
+    lines = []
+    for entry, records in sorted(covered.items()):
+        passing = [o.example_id for o in records if o.stale]
+        failing = [o.example_id for o in records if not o.stale and o.status == "known-failure"]
+        if not passing:
+            continue
+        if passing == [entry]:
+            lines.append(f"{entry} passes now; remove it from {path}")
+        elif not failing:
+            lines.append(f"{entry}: every example passes now ({', '.join(passing)}); remove it from {path}")
+        else:
+            lines.append(
+                f"{entry}: {', '.join(passing)} pass now, {', '.join(failing)} still fail; "
+                f"in {path}, replace {entry} by {', '.join(failing)}"
+            )
+    return lines
+
+
 def _record_outcome(record: ScenarioOutcome, report: pytest.TestReport) -> None:
     if report.passed and report.when == "call":
         record.status = "passed"
@@ -632,11 +656,11 @@ def pytest_terminal_summary(
         terminalreporter.write_sep("=", "skipped scenarios fail the spec", red=True)
         for o in skipped:
             write(f"{o.example_id} {o.title}: {o.message}")
-    stale = [o for o in outcomes if o.stale]
+    stale = stale_entries(outcomes, run.baseline_path)
     if stale:
         terminalreporter.write_sep("=", f"stale baseline entries in {run.baseline_path}", red=True)
-        for o in stale:
-            write(stale_advice(o, run.baseline_path))
+        for line in stale:
+            write(line)
     if _none_applies(outcomes):
         terminalreporter.write_sep("=", "no scenario applies: nothing was checked", red=True)
         write(
@@ -700,7 +724,11 @@ class _CucumberStatuses:
                 step["result"] = {"status": "skipped", "duration": 0}
             if steps:
                 steps[0]["result"]["error_message"] = f"{NOT_APPLICABLE}{record.message}"
-        elif record.status == "known-failure" and steps:
-            last = steps[-1]["result"]
-            last["status"] = "pending"
-            last["error_message"] = f"known failure ({(record.baseline or {}).get('id')}): {record.message}"
+        elif record.status == "known-failure":
+            failing = [step["result"] for step in steps if step["result"]["status"] != "passed"]
+            for result in failing:
+                result["status"] = "skipped"
+            if failing:
+                failing[0]["status"] = "pending"
+                entry = (record.baseline or {}).get("id")
+                failing[0]["error_message"] = f"known failure ({entry}): {record.message}"

@@ -340,3 +340,114 @@ def test_a_bad_implementation_option_is_a_usage_error(
     result = run(spec, f"--synapse-impl={selected}")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([f"*{message}*"])
+
+
+def with_outline(spec: pytest.Pytester) -> None:
+    feature = spec.path / "features" / "models.feature"
+    feature.write_text(FEATURE + OUTLINE, encoding="utf-8")
+
+
+def test_every_example_of_an_outline_has_its_own_id(spec: pytest.Pytester) -> None:
+    with_outline(spec)
+    result = run(spec, "--co", "-q")
+    result.stdout.fnmatch_lines(
+        [
+            "features/test_models.py::test_a_model_keeps_its_name[[]MOD-001[]]",
+            "features/test_models.py::test_outline_examples[[]MOD-003#1[]]",
+            "features/test_models.py::test_outline_examples[[]MOD-003#2[]]",
+            "features/test_models.py::test_outline_examples[[]MOD-003#3[]]",
+        ]
+    )
+    for selection, count in (("-k MOD_003", 3), ("-k MOD-003", 3), ("-k MOD_003_2", 1)):
+        run(spec, "--co", "-q", *selection.split()).stdout.fnmatch_lines([f"{count}/5 tests collected*"])
+    run(spec, "--co", "-q", "--synapse-id=MOD-003#2,MOD-001").stdout.fnmatch_lines(["2/5 tests collected*"])
+    result = run(spec)
+    scenarios = report(spec)["scenarios"]
+    assert isinstance(scenarios, list)
+    assert [(s["example_id"], s["status"]) for s in scenarios] == [
+        ("MOD-001", "passed"),
+        ("MOD-002", "failed"),
+        ("MOD-003#1", "passed"),
+        ("MOD-003#2", "failed"),
+        ("MOD-003#3", "passed"),
+    ]
+    assert scenarios[3]["example"] == {"name": "b", "expected": "c"}
+    assert scenarios[3]["examples"] == 3
+
+
+def test_a_baseline_entry_names_a_whole_outline_or_one_example(spec: pytest.Pytester) -> None:
+    with_outline(spec)
+    one = run(spec, f"--synapse-baseline={write_baseline(spec, 'MOD-002', 'MOD-003#2')}")
+    assert one.ret == pytest.ExitCode.OK
+    assert statuses(spec)["MOD-003"] == "passed"  # the last example of MOD-003 in the report
+    whole = run(spec, f"--synapse-baseline={write_baseline(spec, 'MOD-002', 'MOD-003')}")
+    assert whole.ret == pytest.ExitCode.TESTS_FAILED
+    whole.stdout.fnmatch_lines(
+        [
+            "*= stale baseline entries in *baseline.json =*",
+            "MOD-003: MOD-003#1, MOD-003#3 pass now, MOD-003#2 still fail; "
+            "in *baseline.json, replace MOD-003 by MOD-003#2",
+        ]
+    )
+    both = run(spec, f"--synapse-baseline={write_baseline(spec, 'MOD-003', 'MOD-003#2')}")
+    assert both.ret == pytest.ExitCode.USAGE_ERROR
+    both.stderr.fnmatch_lines(["*MOD-003#2 is listed, and so is its whole outline MOD-003; keep one*"])
+    unknown = run(spec, f"--synapse-baseline={write_baseline(spec, 'MOD-003#4')}")
+    unknown.stderr.fnmatch_lines(["*names unknown scenario MOD-003#4*"])
+
+
+def test_a_stale_entry_is_named_in_the_terminal_summary(spec: pytest.Pytester) -> None:
+    result = run(spec, f"--synapse-baseline={write_baseline(spec, 'MOD-001', 'MOD-002')}")
+    result.stdout.fnmatch_lines(
+        [
+            "*= stale baseline entries in *baseline.json =*",
+            "MOD-001 passes now; remove it from *baseline.json",
+        ]
+    )
+    assert "XPASS" not in result.stdout.str()
+
+
+def test_junit_and_cucumber_keep_not_applicable_and_known_failures_apart(spec: pytest.Pytester) -> None:
+    feature = spec.path / "features" / "models.feature"
+    feature.write_text(
+        FEATURE + '\n  @MOD-004\n  Scenario: reader\n    Given a scripted model named "m1"\n'
+        "    Then a conversation reader can be built\n"
+    )
+    spec.makepyfile(
+        limited_impl="from synapse_ref.adapter import ReferenceImplementation\n\n"
+        "class Limited(ReferenceImplementation):\n    capabilities = frozenset({'context'})\n\n"
+        "implementation = Limited\n"
+    )
+    baseline = write_baseline(spec, "MOD-002")
+    result = run(
+        spec,
+        "--synapse-impl=limited_impl",
+        f"--synapse-baseline={baseline}",
+        "--junitxml=junit.xml",
+        "--cucumberjson=cucumber.json",
+    )
+    assert result.ret == pytest.ExitCode.OK
+    junit = (spec.path / "junit.xml").read_text("utf-8")
+    for example, status in (
+        ("MOD-001", "passed"),
+        ("MOD-002", "known-failure"),
+        ("MOD-004", "not-applicable"),
+    ):
+        properties = f'<property name="synapse.id" value="{example}" />'
+        assert f'{properties}<property name="synapse.status" value="{status}"' in junit
+    cucumber = json.loads((spec.path / "cucumber.json").read_text("utf-8"))
+    steps = {
+        element["id"]: (
+            [t["name"] for t in element["tags"] if t["name"].startswith("synapse-status")],
+            [step["result"]["status"] for step in element["steps"]],
+        )
+        for element in cucumber[0]["elements"]
+    }
+    assert steps == {
+        "test_a_model_keeps_its_name[MOD-001]": (["synapse-status:passed"], ["passed", "passed"]),
+        "test_a_model_with_the_wrong_name[MOD-002]": (
+            ["synapse-status:known-failure"],
+            ["passed", "pending"],
+        ),
+        "test_reader[MOD-004]": (["synapse-status:not-applicable"], ["skipped", "skipped"]),
+    }
