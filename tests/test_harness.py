@@ -451,3 +451,13 @@ def test_junit_and_cucumber_keep_not_applicable_and_known_failures_apart(spec: p
         ),
         "test_reader[MOD-004]": (["synapse-status:not-applicable"], ["skipped", "skipped"]),
     }
+
+
+def test_every_member_of_the_implementation_belongs_to_one_capability_or_to_every_implementation() -> None:
+    from synapse_spec.contract import CAPABILITY_FACTORIES, Implementation
+
+    always = {"name", "version", "capabilities", "scripted_llm"}
+    members = {m for m in vars(Implementation) if not m.startswith("_")} - {"register"}
+    owners = [m for factories in CAPABILITY_FACTORIES.values() for m in factories]
+    assert len(owners) == len(set(owners))
+    assert set(owners) | always == members
