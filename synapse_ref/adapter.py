@@ -21,6 +21,7 @@ class ReferenceImplementation:
         {
             "reader",
             "skills",
+            "skill-import",
             "context",
             "session",
             "usage",

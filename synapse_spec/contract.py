@@ -1082,6 +1082,7 @@ class Implementation(Protocol):
 CAPABILITY_FACTORIES: Mapping[str, frozenset[str]] = {
     "reader": frozenset({"conversation_reader"}),
     "skills": frozenset({"skill_command_handler"}),
+    "skill-import": frozenset({"skill_importer"}),
     "context": frozenset({"offload_storage", "context_manager", "context_compactor", "context_orchestrator"}),
     "session": frozenset({"create_session", "find_session", "list_sessions", "continue_session"}),
     "usage": frozenset({"create_empty_usage", "accumulate_usage", "format_cost_output"}),
