@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 IMPL ?=
 
-.PHONY: spec spec-wire test determinism lint tox bench bench-quick mutation clean
+.PHONY: spec spec-wire test determinism lint tox bench bench-quick mutation installed clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -54,5 +54,13 @@ bench-quick: $(STAMP)
 mutation: $(STAMP)
 	$(BIN)/python -m tools.mutation --sample 40 --seed 1 --min-score 80
 
+## installed: the kit as a user gets it: the wheel in a fresh environment, run from a directory outside the checkout
+installed: $(STAMP)
+	set -e; outside=$$(mktemp -d); trap 'rm -rf "$$outside"' EXIT; \
+	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir "$$outside/dist" .; \
+	$(PYTHON) -m venv "$$outside/venv"; \
+	"$$outside/venv/bin/python" -m pip install --quiet "$$outside"/dist/synapse_spec-*.whl; \
+	cd "$$outside" && "$$outside/venv/bin/synapse-spec" run --impl synapse_ref.adapter --require all -- -q
+
 clean:
-	rm -rf $(VENV) .tox reports .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .tox reports .pytest_cache .mypy_cache .ruff_cache build

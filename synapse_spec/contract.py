@@ -901,8 +901,9 @@ class StagedWorkflow(Protocol):
 class Implementation(Protocol):
     """The one seam between the spec and an implementation.
 
-    ``capabilities`` names the areas an implementation offers (see ``CAPABILITIES``); a scenario tagged
-    with an area the implementation does not offer is reported *not applicable* instead of failing.
+    ``capabilities`` names the areas an implementation offers (see ``CAPABILITIES``), as a set of strings;
+    a scenario whose steps use a member of an area the implementation does not offer is reported *not
+    applicable* instead of failing.
     """
 
     @property
@@ -1088,5 +1089,32 @@ class Implementation(Protocol):
         ...
 
 
-CAPABILITIES = frozenset({"reader", "skills", "context", "session", "agent", "repl", "workflow"})
+CAPABILITY_FACTORIES: Mapping[str, frozenset[str]] = {
+    "reader": frozenset({"conversation_reader"}),
+    "skills": frozenset({"skill_command_handler"}),
+    "skill-import": frozenset({"skill_importer"}),
+    "context": frozenset({"offload_storage", "context_manager", "context_compactor", "context_orchestrator"}),
+    "session": frozenset({"create_session", "find_session", "list_sessions", "continue_session"}),
+    "usage": frozenset({"create_empty_usage", "accumulate_usage", "format_cost_output"}),
+    "stop-hooks": frozenset({"stop_hook_registry", "stop_hook_executor", "stop_hook_marker"}),
+    "sanitizer": frozenset({"sanitize_tool_protocol_history"}),
+    "runner": frozenset({"agent_runner"}),
+    "repl": frozenset({"repl_commands", "format_stream_text"}),
+    "workflow": frozenset({"staged_workflow"}),
+}
+"""Each capability and the members of :class:`Implementation` it stands for.  A scenario needs exactly the
+capabilities whose members its steps use; every other member (``name``, ``version``, ``capabilities``,
+``scripted_llm``) is always required."""
+
+CAPABILITIES = frozenset(CAPABILITY_FACTORIES)
 """Every area the spec covers; an implementation declares the subset it offers."""
+
+FACTORY_CAPABILITY: Mapping[str, str] = {
+    member: capability for capability, members in CAPABILITY_FACTORIES.items() for member in members
+}
+"""The capability each member of :class:`Implementation` belongs to."""
+
+RETIRED_CAPABILITIES: Mapping[str, frozenset[str]] = {
+    "agent": frozenset({"runner", "sanitizer", "stop-hooks"}),
+}
+"""Capability names of earlier spec versions and what replaced them (spec 0.2.0 split ``agent``)."""
