@@ -36,18 +36,19 @@ TEMP_MARKER = ".tmp-"
 # -- encoding ------------------------------------------------------------------------------------------
 
 
-def dumps(value: Any, *, indent: bool = False) -> bytes:
+def dumps(value: Any, *, indent: bool = False, newline: bool = False) -> bytes:
     """UTF-8 JSON of ``value`` (non-ASCII written as is); a value JSON cannot hold raises ``TypeError``."""
+    options = _DUMPS_OPTIONS | (orjson.OPT_INDENT_2 if indent else 0)
     try:
-        return orjson.dumps(value, option=_DUMPS_OPTIONS | (orjson.OPT_INDENT_2 if indent else 0))
+        return orjson.dumps(value, option=options | (orjson.OPT_APPEND_NEWLINE if newline else 0))
     except orjson.JSONEncodeError:
         # A lone surrogate cannot be UTF-8: "backslashreplace" writes it as the JSON escape \udXXX.
         text = json.dumps(value, ensure_ascii=False, indent=2 if indent else None, allow_nan=False)
-        return text.encode("utf-8", errors="backslashreplace")
+        return text.encode("utf-8", errors="backslashreplace") + (b"\n" if newline else b"")
 
 
 def to_jsonl(messages: Iterable[Any]) -> bytes:
-    return b"".join([dumps(message) + b"\n" for message in messages])
+    return b"".join([dumps(message, newline=True) for message in messages])
 
 
 def loads(data: bytes | str) -> Any:
@@ -83,7 +84,7 @@ def message_problem(value: Any) -> str | None:
     return None
 
 
-def _is_message(value: Any) -> bool:
+def is_message(value: Any) -> bool:
     # message_problem(value) is None, in the form the fast path can afford for every line.
     return (
         type(value) is dict
@@ -120,7 +121,7 @@ def parse_jsonl(data: bytes, source: Path | str, *, warn: bool = True) -> list[d
         except orjson.JSONDecodeError:
             pass
         else:
-            if all(map(_is_message, values)):
+            if all(map(is_message, values)):
                 return values
         return _parse_each(lines, source, warn)
     finally:
@@ -232,17 +233,18 @@ def temp_path(path: Path) -> Path:
     return path.with_name(f"{path.name}{TEMP_MARKER}{os.getpid()}-{secrets.token_hex(4)}")
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> int:
+def atomic_write_bytes(path: Path, data: bytes) -> os.stat_result:
     """Replace ``path`` with ``data`` so that a reader, a crash or a power loss leaves either the old or
     the new file, never a torn one: write a sibling temporary file, ``fdatasync`` it, then
     ``os.replace``.  On failure the temporary file is removed and the error propagates; the old file is
-    untouched.  Returns the new file's size."""
+    untouched.  Returns the new file's status (size, inode)."""
     temp = temp_path(path)
     try:
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
         try:
             _write_all(fd, data)
             getattr(os, "fdatasync", os.fsync)(fd)
+            stat = os.fstat(fd)
         finally:
             os.close(fd)
         os.replace(temp, path)
@@ -250,7 +252,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> int:
         with contextlib.suppress(OSError):
             temp.unlink()
         raise
-    return len(data)
+    return stat
 
 
 def atomic_write_text(path: Path, text: str) -> None:

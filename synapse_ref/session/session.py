@@ -12,7 +12,8 @@ Durability policy
 
 Message counts
     An index entry's ``messageCount`` counts the messages of the history file up to byte
-    ``historySize`` (a field of this implementation; other tools ignore it).  Readers (``list``,
+    ``historySize`` of the file with inode ``historyInode`` (fields of this implementation; other
+    tools ignore them).  Readers (``list``,
     ``find``) add the messages of the complete lines after that offset, so they show the file's count
     even after a crash between an append and its index update.  An append therefore rewrites
     ``sessions.json`` at once only when it sets the title or when this object's previous append-driven
@@ -43,7 +44,7 @@ from synapse_ref.session.persistence import (
     atomic_write_bytes,
     count_messages,
     file_id,
-    message_problem,
+    is_message,
     read_jsonl,
     to_jsonl,
 )
@@ -113,25 +114,47 @@ class _Written:
     messages: int
 
 
-def _stored_size(entry: Mapping[str, Any]) -> int | None:
-    size = entry.get("historySize")
-    return size if isinstance(size, int) and not isinstance(size, bool) and size >= 0 else None
+Anchor = tuple[int, int]
+"""``(historySize, historyInode)`` of an entry: its ``messageCount`` counts the messages in the first
+``historySize`` bytes of the history file with inode ``historyInode`` (any file when the size is 0)."""
+
+NO_HISTORY: Anchor = (0, 0)
+
+
+def _natural(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _anchor(entry: Mapping[str, Any]) -> Anchor | None:
+    size, inode = entry.get("historySize"), entry.get("historyInode")
+    if isinstance(size, int) and isinstance(inode, int) and _natural(size) and _natural(inode):
+        return (size, inode)
+    return None
+
+
+def _set_anchor(entry: Entry, anchor: Anchor | None) -> None:
+    if anchor is None:
+        entry.pop("historySize", None)
+        entry.pop("historyInode", None)
+    else:
+        entry["historySize"], entry["historyInode"] = anchor
 
 
 def reconcile_count(
-    path: Path, count: int, size: int | None, written: Sequence[_Written] = ()
-) -> tuple[int, int | None]:
-    """``(messages, offset)`` of the history file: ``count`` messages up to byte ``size`` (None: not
-    known, count the whole file), plus those of the complete lines after it.  Lines this object wrote
-    there are counted without reading them.  A missing file keeps ``count``: there is nothing to check
-    it against."""
+    path: Path, count: int, anchor: Anchor | None, written: Sequence[_Written] = ()
+) -> tuple[int, Anchor | None]:
+    """The messages of the history file and the anchor for that count: ``count`` messages up to the
+    ``anchor`` (None: not known, count the whole file), plus those of the complete lines after it.
+    Lines this object wrote there are counted without reading them.  A missing file keeps ``count``:
+    there is nothing to check it against."""
     try:
         stat = os.stat(path)
     except FileNotFoundError:
-        return count, size
-    if size is None or size > stat.st_size:
-        return count_messages(path, 0)
-    position = size
+        return count, anchor
+    if anchor is None or anchor[0] > stat.st_size or (anchor[0] and anchor[1] != stat.st_ino):
+        count, size = count_messages(path, 0)  # replaced (a rewrite cut off by a crash) or unknown
+        return count, (size, stat.st_ino)
+    position = anchor[0]
     for item in sorted(written, key=lambda w: w.where.start):
         where = item.where
         if where.file_id != file_id(stat) or where.end > stat.st_size or where.end <= position:
@@ -146,7 +169,7 @@ def reconcile_count(
     if position < stat.st_size:
         more, position = count_messages(path, position)
         count += more
-    return count, position
+    return count, (position, stat.st_ino)
 
 
 def _first_user_title(messages: Messages) -> str | None:
@@ -172,7 +195,7 @@ class Session:
         usage: Mapping[str, Any],
         title: str | None = None,
         message_count: int = 0,
-        history_size: int | None = None,
+        anchor: Anchor | None = None,
         cwd: str | None = None,
         pricing: PricingTable | None = None,
         pricing_path: Path | None = None,
@@ -183,7 +206,7 @@ class Session:
         self._usage: dict[str, Any] = copy.deepcopy(dict(usage))
         self._title = title
         self._message_count = message_count
-        self._history_size = history_size
+        self._anchor = anchor
         self._cwd = cwd
         self._pricing = pricing
         self._pricing_path = pricing_path
@@ -208,7 +231,7 @@ class Session:
             Path(sessions_dir),
             created_at=iso_timestamp(time.time()),
             usage=create_empty_usage(model or DEFAULT_MODEL),
-            history_size=0,
+            anchor=NO_HISTORY,
             cwd=os.getcwd(),
             pricing=pricing,
             pricing_path=pricing_path,
@@ -246,8 +269,8 @@ class Session:
             pricing=pricing,
             pricing_path=pricing_path,
         )
-        session._message_count, session._history_size = reconcile_count(
-            session.history_path, int(entry["messageCount"]), _stored_size(entry)
+        session._message_count, session._anchor = reconcile_count(
+            session.history_path, int(entry["messageCount"]), _anchor(entry)
         )
         return session
 
@@ -257,13 +280,14 @@ class Session:
         when the index is missing or corrupt."""
         entries = SessionIndex(Path(sessions_dir)).entries()
         for entry in entries:
-            size = _stored_size(entry)
-            if size is None or not _is_file_name(entry["id"]):
+            anchor = _anchor(entry)
+            if anchor is None or not _is_file_name(entry["id"]):
                 continue  # written by another tool: its count is all there is (a full recount is find's)
             path = Path(sessions_dir) / f"{entry['id']}.jsonl"
             with contextlib.suppress(OSError):
-                if os.stat(path).st_size != size:
-                    entry["messageCount"] = reconcile_count(path, entry["messageCount"], size)[0]
+                stat = os.stat(path)
+                if (stat.st_size, stat.st_ino) != anchor:
+                    entry["messageCount"] = reconcile_count(path, int(entry["messageCount"]), anchor)[0]
         return entries
 
     @classmethod
@@ -328,14 +352,15 @@ class Session:
         messages = list(messages)
         with self._index.locked():
             try:
-                size = atomic_write_bytes(self.history_path, to_jsonl(messages))
+                written = atomic_write_bytes(self.history_path, to_jsonl(messages))
             except Exception as exc:
                 raise SessionHistoryError(f"Failed to rewrite session history: {exc}") from exc
-            count = sum(1 for message in messages if message_problem(message) is None)
+            count = sum(map(is_message, messages))
             title = _first_user_title(messages)
 
             def replace(entry: Entry) -> None:
-                entry["messageCount"], entry["historySize"] = count, size
+                entry["messageCount"] = count
+                _set_anchor(entry, (written.st_size, written.st_ino))
                 current = entry.get("title")
                 # A compacted history starts with the summary; the conversation's topic has not changed.
                 if current and title and title.startswith(COMPRESSED_HISTORY_TITLE):
@@ -348,11 +373,12 @@ class Session:
         """Empty the history (the file is kept), drop offloaded files and the title, and by default the
         usage; the index is updated to match, title included."""
         with self._index.locked():
-            atomic_write_bytes(self.history_path, b"")
+            written = atomic_write_bytes(self.history_path, b"")
             shutil.rmtree(self.offload_dir, ignore_errors=True)
 
             def empty(entry: Entry) -> None:
-                entry["messageCount"], entry["historySize"] = 0, 0
+                entry["messageCount"] = 0
+                _set_anchor(entry, (0, written.st_ino))
                 _set_title(entry, None)
                 if reset_usage:
                     entry["usage"] = _reset_usage(entry.get("usage") or self._usage)
@@ -389,8 +415,7 @@ class Session:
         if self._cwd is not None:
             entry["cwd"] = self._cwd
         entry["usage"] = copy.deepcopy(self._usage)
-        if self._history_size is not None:
-            entry["historySize"] = self._history_size
+        _set_anchor(entry, self._anchor)
         return entry
 
     def _register(self) -> None:
@@ -427,15 +452,11 @@ class Session:
                 entry = self._entry(now)
                 sessions.insert(0, entry)
             if not replaced:
-                count = entry["messageCount"]
-                entry["messageCount"], entry["historySize"] = reconcile_count(
-                    self.history_path,
-                    count if isinstance(count, int) else int(count),
-                    _stored_size(entry),
-                    self._unsynced,
+                count, anchor = reconcile_count(
+                    self.history_path, int(entry["messageCount"]), _anchor(entry), self._unsynced
                 )
-                if entry["historySize"] is None:
-                    del entry["historySize"]
+                entry["messageCount"] = count
+                _set_anchor(entry, anchor)
             change(entry)
             entry["updatedAt"] = now
             return copy.deepcopy(entry)
@@ -443,7 +464,7 @@ class Session:
         saved = self._index.update(update)
         self._unsynced = []
         self._message_count = int(saved["messageCount"])
-        self._history_size = _stored_size(saved)
+        self._anchor = _anchor(saved)
         self._title = saved.get("title")
         if saved.get("usage") is not None:
             self._usage = saved["usage"]

@@ -65,12 +65,12 @@ def accumulate_usage(
     prices = pricing.get(result["model"]) if pricing is not None else None
     if prices is not None:
         cost = sum(entry[key] * prices[price] for key, price in PRICE_OF.items()) / 1_000_000
-        total = (result.get("totalCost") or 0) + cost
-        if _finite(total):
-            result["totalCost"] = total
+        total_cost = (result.get("totalCost") or 0) + cost
+        if _finite(total_cost):
+            result["totalCost"] = total_cost
         else:
             # An overflowing price would be stored as a number JSON cannot hold; unknown is honest.
-            logger.warning("Cost of model %s overflowed (%r), cost unavailable", result["model"], total)
+            logger.warning("Cost of model %s overflowed (%r), cost unavailable", result["model"], total_cost)
             result["totalCost"] = None
     else:
         result.setdefault("totalCost", None)
