@@ -2,7 +2,7 @@
 
 For each write path (``append``: ``append_message``; ``rewrite``: ``rewrite_history``; ``index``:
 ``update_usage``, which rewrites ``sessions.json``) and each trial, a child process opens one session
-(the same one across the trials of a path, so damage would pile up as it does for a user), repeats the
+(the same one across ``--epoch`` trials of a path, so damage would pile up as it does for a user), repeats the
 write and reports through a pipe every write that returned.  It is killed with SIGKILL after a random
 delay.  The parent then reads the session back through the contract and counts:
 
@@ -29,6 +29,7 @@ import argparse
 import json
 import logging
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -95,6 +96,7 @@ class World:
     written_tags: set[str] = field(default_factory=set)
     history_tags: list[str] = field(default_factory=list)
     input_total: int = 0
+    skipped_lines: int = 0
 
 
 def run_child(world: World, path: str, trial: int, impl: str, delay: float) -> tuple[int, str]:
@@ -157,7 +159,8 @@ def check(world: World, tally: Tally, path: str, trial: int, last_ack: int) -> N
         history = session.load_history()
     finally:
         logging.getLogger().removeHandler(counter)
-    tally.unfinished_lines = counter.count  # lines skipped in the history as it now is
+    tally.unfinished_lines += max(0, counter.count - world.skipped_lines)  # skipped lines stay in the file
+    world.skipped_lines = counter.count
     tags = [message_tag(m) or "" for m in history]
     for value, t in zip(history, tags, strict=True):
         trial_part, _, n = (t or "").partition(".")
@@ -218,11 +221,17 @@ def check(world: World, tally: Tally, path: str, trial: int, last_ack: int) -> N
     tally.temp_files |= left
 
 
-def run_path(path: str, trials: int, impl: str, rng: random.Random, max_delay: float, root: Path) -> Tally:
-    sessions_dir = Path(tempfile.mkdtemp(prefix=f"crash-{path}-", dir=root))
-    world = World(sessions_dir, load_implementation(impl)())
+def run_path(
+    path: str, trials: int, impl: str, rng: random.Random, max_delay: float, root: Path, epoch: int
+) -> Tally:
     tally = Tally(path)
+    world: World | None = None
     for trial in range(1, trials + 1):
+        if world is None or trial % epoch == 1:
+            if world is not None:
+                shutil.rmtree(world.sessions_dir, ignore_errors=True)
+            sessions_dir = Path(tempfile.mkdtemp(prefix=f"crash-{path}-{trial}-", dir=root))
+            world = World(sessions_dir, load_implementation(impl)())
         last_ack, error = run_child(world, path, trial, impl, rng.uniform(0, max_delay))
         if error:
             tally.corrupt += 1
@@ -242,6 +251,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--path", choices=PATHS, action="append", help="write path(s) to test (default: all)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the kill delays (default: random)")
     parser.add_argument("--max-delay", type=float, default=0.05, help="longest delay before a kill, seconds")
+    parser.add_argument(
+        "--epoch", type=int, default=50, help="trials that share one session (default: %(default)s)"
+    )
     parser.add_argument("--impl", default="synapse_ref.adapter", help="implementation, module[:attr]")
     parser.add_argument("--dir", type=Path, default=None, help="where the sessions go (default: a temp dir)")
     args = parser.parse_args(argv)
@@ -254,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         for path in args.path or PATHS:
-            tally = run_path(path, args.trials, args.impl, rng, args.max_delay, Path(tmp))
+            tally = run_path(path, args.trials, args.impl, rng, args.max_delay, Path(tmp), max(1, args.epoch))
             print(tally.line(), flush=True)
             for note in tally.notes:
                 print(f"    {note}")

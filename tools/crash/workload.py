@@ -26,8 +26,8 @@ def tag(trial: int, n: int) -> str:
 
 
 def message(trial: int, n: int) -> dict[str, Any]:
-    """A message from a few bytes to several pages long, so kills also land inside multi-page writes."""
-    size = random.Random(f"{trial}:{n}").choice((10, 200, 3 * PAGE, 9 * PAGE))
+    """A message from a few bytes to three pages long, so kills also land inside multi-page writes."""
+    size = random.Random(f"{trial}:{n}").choice((10, 100, 200, 500, 1000, 2000, 3 * PAGE))
     role = "user" if n % 2 else "assistant"
     return {"role": role, "content": [{"type": "text", "text": f"{tag(trial, n)} " + "x" * size}]}
 
