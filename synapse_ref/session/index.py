@@ -102,6 +102,7 @@ class SessionIndex:
         self.path = sessions_dir / INDEX_FILE
         # One reentrant lock object: a rewrite holds it around its own write and the index update.
         self._lock = FileLock(f"{self.path}.lock")
+        self._lock_pid = os.getpid()
 
     def _load_strict(self) -> dict[str, Any]:
         try:
@@ -146,6 +147,8 @@ class SessionIndex:
 
     def locked(self) -> FileLock:
         """The index's (reentrant) lock, for a write that must not interleave with index updates."""
+        if self._lock_pid != os.getpid():  # a forked child may not use its parent's lock object
+            self._lock, self._lock_pid = FileLock(f"{self.path}.lock"), os.getpid()
         return self._lock
 
     def _remove_stale_temps(self) -> None:

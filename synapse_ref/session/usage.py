@@ -6,7 +6,7 @@ import copy
 import logging
 import math
 from collections.abc import Mapping
-from decimal import ROUND_HALF_UP, Context, Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from synapse_ref.session.paths import env_int
@@ -87,12 +87,20 @@ def _finite(value: object) -> bool:
     return isinstance(value, int) or math.isfinite(value)
 
 
-def _money(value: float | int) -> str:
-    # JavaScript's toFixed(2) rounds an exact half away from zero; Python's format would round to even.
-    # The context holds every digit of the amount, however large, so quantizing never overflows it.
-    exact = Decimal(value)
-    context = Context(prec=max(28, exact.adjusted() + 4))
-    return f"${exact.quantize(Decimal('0.01'), rounding=ROUND_HALF_UP, context=context)}"
+TO_FIXED_LIMIT = 1e21
+"""From here on JavaScript's ``toFixed`` gives the number's shortest form (``1e+21``), as ``repr`` does."""
+
+
+def _money(value: float | int) -> str | None:
+    """``$`` and the amount as ``toFixed(2)`` writes it; None for an amount no double can hold."""
+    try:
+        amount = float(value)
+    except OverflowError:
+        return None
+    if abs(amount) >= TO_FIXED_LIMIT:
+        return f"${amount!r}"
+    # toFixed(2) rounds an exact half away from zero; Python's format would round to even.
+    return f"${Decimal(amount).quantize(Decimal('0.01'), rounding=ROUND_HALF_UP)}"
 
 
 def _tokens(usage: Mapping[str, Any], key: str) -> int | None:
@@ -137,11 +145,10 @@ def format_cost_output(usage: Mapping[str, Any]) -> str:
         hit = f"{math.floor(cache_read / total_input * 100 + 0.5) if total_input > 0 else 0}%"
     total_cost = usage.get("totalCost")
     if total_cost is not None:
-        if _finite(total_cost):
-            cost = _money(total_cost)
-        else:
+        shown = _money(total_cost) if _finite(total_cost) else None
+        if shown is None:
             logger.warning("Usage totalCost is not a finite amount (%s); shown as N/A", _describe(total_cost))
-            cost = "N/A"
+        cost = shown or "N/A"
     elif not usage.get("rounds"):
         cost = "$0.00"
     else:
