@@ -2133,10 +2133,11 @@ def ses_given_raw_index_value(ses_world: SesWorld, field: str, text: str) -> Non
 @then("`Session.find()` 与 `Session.continue()` 都应返回 `null`")
 def ses_then_find_continue_null(synapse: Implementation, ses_world: SesWorld) -> None:
     outcomes: dict[str, Any] = {}
-    for name, action in (
+    calls: list[tuple[str, Callable[[], Any]]] = [
         ("find", lambda: synapse.find_session(str(_BASE_ENTRY["id"]), ses_world.sessions_dir)),
         ("continue", lambda: synapse.continue_session(ses_world.sessions_dir)),
-    ):
+    ]
+    for name, action in calls:
         try:
             outcomes[name] = action()
         except Exception as exc:

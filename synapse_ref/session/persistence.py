@@ -153,9 +153,10 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
 
 
 def count_messages(path: Path, start: int, end: int | None = None) -> tuple[int, int]:
-    """``(messages, position)``: how many complete lines from byte ``start`` up to ``end`` (default: the
-    end of the file) hold a message, and the offset just past the last complete line.  A line still being
-    written (no newline yet) is left for the next count."""
+    """``(messages, position)``: how many lines from byte ``start`` up to ``end`` (default: the end of
+    the file) hold a message, and the offset just past the last line counted.  A last line without its
+    newline counts when it is a whole message (as the loader reads it); otherwise it may still be being
+    written, and is left for the next count."""
     try:
         with path.open("rb") as handle:
             handle.seek(start)
@@ -163,7 +164,11 @@ def count_messages(path: Path, start: int, end: int | None = None) -> tuple[int,
     except FileNotFoundError:
         return 0, start
     complete = data.rfind(b"\n") + 1
-    return len(parse_jsonl(data[:complete], path, warn=False)), start + complete
+    count = len(parse_jsonl(data[:complete], path, warn=False))
+    tail = data[complete:]
+    if tail.strip() and is_message(_parse_line(tail)):
+        return count + 1, start + len(data)
+    return count, start + complete
 
 
 # -- appending -----------------------------------------------------------------------------------------
