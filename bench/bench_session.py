@@ -6,7 +6,9 @@ Four rows, each the median of ``--repeat`` runs in a fresh sessions directory on
 of user text, assistant text with a tool call and tool output, about 740 bytes a line on average (the
 size of real sessions: 100,000 lines make 74 MB).
 
-Run: ``python bench/bench_session.py [--repeat 3] [--scale 1.0]``.
+Each row prints the median wall time and, since the machine may be shared, the median CPU time of
+this process (``time.process_time``) over the same runs.  Run:
+``python bench/bench_session.py [--repeat 5] [--scale 1.0]``.
 """
 
 from __future__ import annotations
@@ -57,47 +59,61 @@ def _fresh(root: Path) -> Session:
     return Session.create(sessions_dir, model="bench-model", pricing={})
 
 
-def run_append_one(root: Path, count: int = APPEND_ONE) -> float:
-    """Seconds for ``count`` calls of ``append_message`` with one message each."""
+Timing = tuple[float, float]
+"""Wall seconds and CPU seconds of one run."""
+
+
+class _Clock:
+    def __enter__(self) -> _Clock:
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.timing: Timing = (time.perf_counter() - self.wall, time.process_time() - self.cpu)
+
+
+def run_append_one(root: Path, count: int = APPEND_ONE) -> Timing:
+    """``count`` calls of ``append_message`` with one message each."""
     messages = build_messages(count)
     session = _fresh(root)
-    start = time.perf_counter()
-    for message in messages:
-        session.append_message(message)
-    return time.perf_counter() - start
+    with _Clock() as clock:
+        for message in messages:
+            session.append_message(message)
+    return clock.timing
 
 
-def run_append_batch(root: Path, count: int = APPEND_BATCH) -> float:
-    """Seconds for one ``append_message`` call with ``count`` messages."""
+def run_append_batch(root: Path, count: int = APPEND_BATCH) -> Timing:
+    """One ``append_message`` call with ``count`` messages."""
     messages = build_messages(count)
     session = _fresh(root)
-    start = time.perf_counter()
-    session.append_message(messages)
-    return time.perf_counter() - start
+    with _Clock() as clock:
+        session.append_message(messages)
+    return clock.timing
 
 
-def run_load(root: Path, count: int = LOAD_LINES) -> float:
-    """Seconds for ``load_history`` of a ``count``-line history."""
+def run_load(root: Path, count: int = LOAD_LINES) -> Timing:
+    """``load_history`` of a ``count``-line history, by a session found afresh (as on resuming)."""
     session = _fresh(root)
     session.append_message(build_messages(count))
-    start = time.perf_counter()
-    loaded = session.load_history()
-    elapsed = time.perf_counter() - start
+    found = Session.find(session.id, session.sessions_dir)
+    assert found is not None
+    with _Clock() as clock:
+        loaded = found.load_history()
     assert len(loaded) == count, f"loaded {len(loaded)} of {count} messages"
-    return elapsed
+    return clock.timing
 
 
-def run_rewrite(root: Path, count: int = REWRITE) -> float:
-    """Seconds for ``rewrite_history`` with ``count`` messages over a history of the same length."""
+def run_rewrite(root: Path, count: int = REWRITE) -> Timing:
+    """``rewrite_history`` with ``count`` messages over a history of the same length."""
     messages = build_messages(count)
     session = _fresh(root)
     session.append_message(messages)
-    start = time.perf_counter()
-    session.rewrite_history(messages)
-    return time.perf_counter() - start
+    with _Clock() as clock:
+        session.rewrite_history(messages)
+    return clock.timing
 
 
-ROWS: list[tuple[str, Callable[[Path, int], float], int]] = [
+ROWS: list[tuple[str, Callable[[Path, int], Timing], int]] = [
     ("append, one message per call", run_append_one, APPEND_ONE),
     ("append, one batch", run_append_batch, APPEND_BATCH),
     ("load history", run_load, LOAD_LINES),
@@ -114,10 +130,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         for label, run, size in ROWS:
             count = max(1, int(size * args.scale))
-            times = [run(Path(tmp), count) for _ in range(args.repeat)]
+            timings = [run(Path(tmp), count) for _ in range(args.repeat)]
+            wall = [w for w, _ in timings]
+            cpu = statistics.median(c for _, c in timings)
             print(
-                f"{label + f' ({count:,} messages)':<46} median {statistics.median(times) * 1000:9.1f} ms"
-                f"   (min {min(times) * 1000:.1f}, max {max(times) * 1000:.1f}, n={len(times)})"
+                f"{label + f' ({count:,} messages)':<46} median {statistics.median(wall) * 1000:9.1f} ms"
+                f"   (min {min(wall) * 1000:.1f}, max {max(wall) * 1000:.1f}, n={len(wall)};"
+                f" CPU median {cpu * 1000:.1f} ms)"
             )
 
 
