@@ -87,9 +87,9 @@ def message_problem(value: Any) -> str | None:
 def is_message(value: Any) -> bool:
     # message_problem(value) is None, in the form the fast path can afford for every line.
     return (
-        type(value) is dict
-        and type(value.get("role")) is str
-        and (value.get("toolCalls") is None or type(value["toolCalls"]) is list)
+        isinstance(value, dict)
+        and isinstance(value.get("role"), str)
+        and (value.get("toolCalls") is None or isinstance(value["toolCalls"], list))
     )
 
 
@@ -116,12 +116,11 @@ def parse_jsonl(data: bytes, source: Path | str, *, warn: bool = True) -> list[d
     gc.disable()
     try:
         try:
-            parse = orjson.loads
-            values: list[Any] = [parse(line) for line in lines if line]
+            values: list[Any] = list(map(orjson.loads, filter(None, lines)))
         except orjson.JSONDecodeError:
             pass
         else:
-            if all(map(is_message, values)):
+            if all(map(is_message, values)):  # one pass: each dict is touched once
                 return values
         return _parse_each(lines, source, warn)
     finally:
