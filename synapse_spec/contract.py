@@ -449,7 +449,10 @@ class Session(Protocol):
 
     Files: the history ``<sessions_dir>/<id>.jsonl`` (one JSON message per line), the per-session
     directory ``<sessions_dir>/<id>/`` holding ``offloaded/``, and the session's entry in
-    ``<sessions_dir>/sessions.json``, which every change below updates at once.
+    ``<sessions_dir>/sessions.json``, which every change below updates at once.  An append may leave
+    the entry's ``messageCount`` behind while further appends follow in quick succession, as long as
+    ``Session.list``/``Session.find`` count what the history file holds (also after a crash between the
+    two writes).  A line left unfinished by a killed writer never swallows a later message.
     """
 
     @property
@@ -475,7 +478,8 @@ class Session(Protocol):
     def append_message(self, message_or_list: Message | list[Message]) -> None: ...
 
     def load_history(self) -> list[Message]:
-        """Every line that parses as JSON, in order; a corrupt line is skipped with a warning."""
+        """Every line that holds a message, in order: a JSON object with a string ``role`` whose
+        ``toolCalls``, when present, is an array.  Any other line is skipped with a warning."""
         ...
 
     def rewrite_history(self, messages: list[Message]) -> None:
