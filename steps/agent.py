@@ -2024,3 +2024,131 @@ def _stable(synapse: contract.Implementation) -> Callable[[fuzz.Trial], str | No
 def agent_generated_results_stable(agent_world: AgentWorld) -> None:
     failure = fuzz.first_failure(_sanitize_trials(agent_world), _stable(agent_world.synapse))
     assert failure is None, f"the sanitizer is not stable: {failure}"
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: a pending permission request lives only as long as its turn
+# --------------------------------------------------------------------------------------------------------
+
+OLD_BLOCKED_COMMAND = "cat ~/.ssh/id_rsa"
+NEW_BLOCKED_COMMAND = "cat ~/.aws/config"
+MODEL_FAILURE = "model unavailable"
+ANSWER_FAILURE = "sandbox helper crashed"
+
+
+@given("沙箱拦截了 `cat ~/.ssh/id_rsa`，runner 正在等待权限回答")
+def agent_waiting_for_permission(agent_world: AgentWorld) -> None:
+    agent_world.command = OLD_BLOCKED_COMMAND
+    agent_world.llm.reply_tool_calls(
+        [{"id": "old-call", "name": "Bash", "arguments": {"command": OLD_BLOCKED_COMMAND}}]
+    )
+    agent_world.tool_results.append(_returning(_blocked("~/.ssh/id_rsa")))
+    result = run(agent_world.runner().step("读取密钥"))
+    assert result.status == "requires_permission", f"setting up: step() should ask, got {result.status}"
+    pending = agent_world.runner().get_pending_sandbox_permission()
+    assert pending is not None and pending.command == OLD_BLOCKED_COMMAND, (
+        f"setting up: pending is {pending!r}"
+    )
+
+
+def _later_request(world: AgentWorld, kind: str) -> Callable[[], Any]:
+    runner = world.runner()
+    signal = _Signal(aborted=kind == "开始前就已中止的新请求")
+    if kind in ("以 step 完成的新请求", "以 run 完成的新请求", "开始前就已中止的新请求"):
+        world.llm.reply_text("当前目录有 3 个文件")
+    elif kind == "工具执行时被中止的新请求":
+        world.llm.reply_tool_calls([{"name": "Bash", "arguments": {"command": "ls"}}])
+
+        def interrupted(call: Mapping[str, Any]) -> _ToolResult:
+            signal.aborted = True
+            return _ok("a.txt")
+
+        world.tool_results.append(interrupted)
+    elif kind == "模型调用失败的新请求":
+        world.llm.fail(RuntimeError(MODEL_FAILURE))
+    elif kind == "又被沙箱拦截的新请求":
+        world.llm.reply_tool_calls([{"name": "Bash", "arguments": {"command": NEW_BLOCKED_COMMAND}}])
+        world.tool_results.append(_returning(_blocked("~/.aws/config")))
+    else:
+        raise AssertionError(f"unknown later request {kind!r}")
+    if kind == "以 run 完成的新请求":
+        return lambda: run(runner.run("列出当前目录", signal=signal))
+    return lambda: run(runner.step("列出当前目录", signal=signal))
+
+
+def _answer(world: AgentWorld, kind: str) -> Callable[[], Any]:
+    option = kind.rsplit(" ", 1)[1]
+    if kind.startswith("执行时出错的回答"):
+        failure = OSError(ANSWER_FAILURE)
+        world.bash.execute_unsandboxed.side_effect = failure
+        world.bash.allow_session.side_effect = failure
+        world.bash.allow_permanent.side_effect = failure
+    runner = world.runner()
+    return lambda: run(runner.resolve_sandbox_permission(option))
+
+
+@when(parsers.re(r"^接着发生(?P<kind>.+)$"))
+def agent_then_happens(agent_world: AgentWorld, kind: str) -> None:
+    action = _answer(agent_world, kind) if "回答" in kind else _later_request(agent_world, kind)
+    agent_world.attempt(action)
+
+
+@then(
+    parsers.re(
+        r"^这次操作应(?P<outcome>完成|被中止|因模型错误失败|提出新的权限请求|得到回答|因执行错误失败)$"
+    )
+)
+def agent_operation_outcome(agent_world: AgentWorld, outcome: str) -> None:
+    result, error = agent_world.result, agent_world.error
+    if outcome == "被中止":
+        _abort_error(agent_world)
+    elif outcome in ("因模型错误失败", "因执行错误失败"):
+        expected = MODEL_FAILURE if outcome == "因模型错误失败" else ANSWER_FAILURE
+        assert error is not None and expected in str(error), (
+            f"the call should fail with {expected!r}, got {error!r}"
+        )
+    elif outcome == "得到回答":
+        assert isinstance(agent_world.succeeded(), str), f"the answer should be a text, got {result!r}"
+    else:
+        agent_world.succeeded()
+        status = result if isinstance(result, str) else result.status
+        wanted = (
+            "requires_permission" if outcome == "提出新的权限请求" else ("completed", "当前目录有 3 个文件")
+        )
+        assert status == wanted or status in wanted, f"the request should {outcome}, got {result!r}"
+
+
+@then("旧的权限请求不应再待处理")
+def agent_old_request_gone(agent_world: AgentWorld) -> None:
+    pending = agent_world.runner().get_pending_sandbox_permission()
+    assert pending is None or pending.command != OLD_BLOCKED_COMMAND, (
+        f"the request for {OLD_BLOCKED_COMMAND!r} belongs to an earlier turn, yet is pending: {pending!r}"
+    )
+
+
+def _runs_of_old_command(world: AgentWorld) -> int:
+    unsandboxed = [
+        c for c in world.bash.execute_unsandboxed.await_args_list if c.args[:1] == (OLD_BLOCKED_COMMAND,)
+    ]
+    retried = [
+        c for c in world.bash.call.await_args_list if c.args[:1] == ({"command": OLD_BLOCKED_COMMAND},)
+    ]
+    return len(unsandboxed) + len(retried)
+
+
+@then("之后回答 `allow_once` 不应在沙箱外执行旧命令")
+def agent_allow_once_does_not_run_old_command(agent_world: AgentWorld) -> None:
+    runner = agent_world.runner()
+    pending = runner.get_pending_sandbox_permission()
+    before = _runs_of_old_command(agent_world)
+    agent_world.bash.execute_unsandboxed.side_effect = None
+    agent_world.attempt(lambda: run(runner.resolve_sandbox_permission("allow_once")))
+    after = _runs_of_old_command(agent_world)
+    assert after == before, (
+        f"allow_once ran the earlier turn's blocked command {OLD_BLOCKED_COMMAND!r} outside the sandbox"
+    )
+    if pending is None:
+        error = agent_world.error
+        assert error is not None and "No pending sandbox permission request" in str(error), (
+            f"with nothing pending, allow_once should be refused, got {agent_world.result!r} / {error!r}"
+        )
