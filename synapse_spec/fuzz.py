@@ -35,9 +35,14 @@ settings.register_profile(
 )
 
 
+def profile_name() -> str:
+    """The profile ``HYPOTHESIS_PROFILE`` names (read now), ``ci`` when unset."""
+    return os.environ.get(PROFILE_ENV, "").strip() or "ci"
+
+
 def profile(max_examples: int | None = None) -> settings:
     """The settings of the profile named by ``HYPOTHESIS_PROFILE`` (read now), optionally capped."""
-    chosen = settings.get_profile(os.environ.get(PROFILE_ENV, "ci") or "ci")
+    chosen = settings.get_profile(profile_name())
     if max_examples is not None and chosen.max_examples > max_examples:
         return settings(chosen, max_examples=max_examples)
     return chosen
@@ -140,13 +145,15 @@ def hostile_histories() -> st.SearchStrategy[list[Any]]:
     return st.lists(_message(), max_size=14)
 
 
-def hostile_stdin() -> st.SearchStrategy[str]:
+def hostile_stdin(session_ids: Sequence[str] = ()) -> st.SearchStrategy[str]:
     """What a hook may find on stdin: any text, any JSON value, and event-shaped objects with fields of
-    any type, huge numbers and deep nesting."""
+    any type, huge numbers and deep nesting; ``session_ids`` are sessions that exist."""
     event = st.fixed_dictionaries(
         {},
         optional={
-            "session_id": st.one_of(st.sampled_from(["s-1", "", "../x", "\ud800"]), json_values(3)),
+            "session_id": st.one_of(
+                st.sampled_from([*session_ids, "s-1", "", "../x", "\ud800"]), json_values(3)
+            ),
             "agent_type": st.one_of(
                 st.sampled_from(["developer", "ot:tester", "planner", ""]), json_values(3)
             ),
