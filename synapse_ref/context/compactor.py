@@ -7,7 +7,8 @@ Restoring reads only what the agent itself could have written: a regular file in
 reached without following any symbolic link (each path component is opened relative to the one before
 with ``O_NOFOLLOW``, so swapping a component for a link after the scope check gains nothing), on the
 offload directory's device, with a single link (a hard link can expose a file from anywhere), of at
-most ``SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES`` bytes (read when used; default 1 MiB), and UTF-8 text.
+most ``SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES`` bytes (read when used; default 1 MiB); it is decoded as
+UTF-8 with invalid bytes replaced, as the original reads it.
 Opening never blocks (``O_NONBLOCK``), so a FIFO cannot hang compaction.  A reference that fails any of
 these keeps its ``Tool result is at: <path>`` text and a warning is logged; only a missing file becomes
 the ``[Content unavailable: <path>]`` placeholder of the original.
@@ -344,7 +345,5 @@ def _read_checked(fd: int, info: os.stat_result, device: int, limit: int) -> str
         size += len(chunk)
     if size > limit:
         raise UnrestorableOffloadError(f"grew over the {limit}-byte restore limit while being read")
-    try:
-        return b"".join(chunks).decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UnrestorableOffloadError("not UTF-8 text") from exc
+    # Like the original's readFileSync(path, "utf-8"): invalid bytes become U+FFFD.
+    return b"".join(chunks).decode("utf-8", errors="replace")
