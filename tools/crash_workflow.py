@@ -1,9 +1,10 @@
 """``python -m tools.crash_workflow``: does a SIGKILL at any point of a workflow write lose or corrupt data?
 
 Each trial forks a child that keeps rewriting the session's ``workflow.json`` (``WorkflowStore.update``)
-and appending to its ``timeline.jsonl`` (``Timeline.emit``, with a small ``SYNAPSE_TIMELINE_MAX_LINES`` so
-the atomic trim rewrite runs too), telling the parent through a pipe after each call returns; the parent
-kills it with SIGKILL after a random delay. It then counts, per trial:
+and appending to its ``timeline.jsonl`` (``Timeline.emit``; the log starts full at a small
+``SYNAPSE_TIMELINE_MAX_LINES``, so every append is followed by the atomic trim rewrite), telling the
+parent through a pipe after each call returns; the parent kills it with SIGKILL after a random delay.
+It then counts, per trial:
 
 - corrupt files: ``workflow.json`` that is not a workflow state, a timeline line that is not an event,
   or a gap in the timeline's sequence numbers;
@@ -95,8 +96,8 @@ def _child(root: Path, ack: int) -> None:
         number += 1
         store.update(SESSION, _set_mark(f"crash-{number}"))
         os.write(ack, f"S {number}\n".encode())
-        timeline.emit(SESSION, EVENT_TYPE, {"seq": number})
-        os.write(ack, f"E {number}\n".encode())
+        timeline.emit(SESSION, EVENT_TYPE, {"seq": TIMELINE_MAX_LINES + number})
+        os.write(ack, f"E {TIMELINE_MAX_LINES + number}\n".encode())
 
 
 def _temp_files(directory: Path) -> list[str]:
@@ -155,11 +156,18 @@ def _check_timeline(path: Path, acked: int, findings: Findings, trial: int) -> N
         )
 
 
+def _last_sequence(path: Path) -> int:
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return int(json.loads(lines[-1])["seq"]) if lines else 0
+
+
 def run_trial(trial: int, rng: random.Random, max_delay: float, findings: Findings) -> None:
     with tempfile.TemporaryDirectory(prefix="synapse-crash-") as tmp:
         root = Path(tmp)
         store, timeline = _stores(root)
         store.init(SESSION, "single")
+        for number in range(1, TIMELINE_MAX_LINES + 1):  # full already: every append also trims
+            timeline.emit(SESSION, EVENT_TYPE, {"seq": number})
         directory = store.path(SESSION).parent
         read_end, write_end = os.pipe()
         pid = os.fork()
@@ -184,13 +192,14 @@ def run_trial(trial: int, rng: random.Random, max_delay: float, findings: Findin
         acked_state, acked_events = _acknowledged(b"".join(chunks))
         findings.trials += 1
         findings.acknowledged_state_writes += acked_state
-        findings.acknowledged_events += acked_events
+        findings.acknowledged_events += max(0, acked_events - TIMELINE_MAX_LINES)
         _check_state(store.path(SESSION), acked_state, findings, trial)
         _check_timeline(timeline.path(SESSION), acked_events, findings, trial)
         findings.leftovers_after_kill += len(_temp_files(directory))
         # The next writer must clean up after the killed one.
         store.update(SESSION, _set_mark("crash-recovered"))
-        timeline.emit(SESSION, EVENT_TYPE, {"seq": -1})
+        last = _last_sequence(timeline.path(SESSION))
+        timeline.emit(SESSION, EVENT_TYPE, {"seq": last + 1})
         remaining = _temp_files(directory)
         if remaining:
             findings.leftovers_after_next_write += len(remaining)
