@@ -1080,3 +1080,23 @@ class Implementation(Protocol):
 
 CAPABILITIES = frozenset({"reader", "skills", "context", "session", "agent", "repl", "workflow"})
 """Every area the spec covers; an implementation declares the subset it offers."""
+
+
+LLM_HTTP = "llm-http"
+"""An optional capability, outside ``CAPABILITIES`` because no scenario is tagged with it: the
+implementation has its own HTTP model client, offered through :class:`HttpLLMClientFactory`.  With
+``--synapse-llm=loopback:<provider>`` the spec runs its model-using scenarios through that client against
+a scripted model served on 127.0.0.1 (``synapse_spec.model_server``)."""
+
+
+@runtime_checkable
+class HttpLLMClientFactory(Protocol):
+    """What an implementation declaring ``llm-http`` also offers."""
+
+    def http_llm_client(self, provider: str, base_url: str, model: str, api_key: str) -> LLMClient:
+        """The implementation's real client for ``provider`` (``anthropic``: Messages API at
+        ``{base_url}/v1/messages``; ``openai``: chat completions at ``{base_url}/chat/completions``),
+        talking to ``base_url`` with ``api_key``.  It must honour the ``x-should-retry: false`` header
+        the loopback server sends with scripted failures (or not retry 5xx at all), so that each failure
+        is seen once."""
+        ...

@@ -6,6 +6,8 @@
   more than one, or a scenario is skipped (pytest-bdd would otherwise pick one of two matching
   definitions silently, and a skip looks green).
 * Every scenario carries one stable ID tag (``@CTX-001``); reports and baselines key on it.
+* ``--synapse-llm=loopback:anthropic|loopback:openai`` hands components the implementation's own HTTP
+  model client talking to the scenario's scripted model on 127.0.0.1 (``synapse_spec.loopback``).
 * ``--synapse-baseline=FILE`` runs an implementation's known failures as strict expected failures.
 * At the end a per-feature table is printed and a JSON and a Markdown report are written
   (``--synapse-report=DIR``, default ``reports/``).
@@ -23,6 +25,7 @@ from typing import Any, cast
 import pytest
 from _pytest.terminal import TerminalReporter
 
+from synapse_spec import loopback
 from synapse_spec.baseline import BaselineError, KnownFailure, load_baseline
 from synapse_spec.contract import CAPABILITIES, Implementation
 from synapse_spec.report import ScenarioOutcome, build_report, ran, render_table, write_reports
@@ -71,6 +74,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="DIR",
         help="directory for synapse-spec.json and synapse-spec.md (default: %(default)s; '' to disable)",
     )
+    loopback.add_option(group)
 
 
 def load_implementation(spec: str) -> Callable[[], Implementation]:
@@ -136,7 +140,7 @@ def synapse(request: pytest.FixtureRequest) -> Implementation:
         )
     if missing:
         pytest.skip(f"{NOT_APPLICABLE}{impl.name} does not offer {', '.join(sorted(missing))}")
-    return impl
+    return loopback.wrap(request, impl)
 
 
 @pytest.fixture(autouse=True)
