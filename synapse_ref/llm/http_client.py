@@ -110,12 +110,12 @@ class HttpLLMClient:
         on_text: TextListener | None = None,
         poll_interval: float = 0.05,
     ) -> None:
-        if not api_key:
+        if not api_key.strip():
             raise MissingAPIKeyError(f"{wire.provider}: no API key configured")
         self._s = _Settings(
             wire,
             model,
-            api_key,
+            api_key.strip(),
             base_url,
             stream,
             default_max_tokens,
