@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 IMPL ?=
 
-.PHONY: spec test determinism lint tox bench bench-quick mutation clean
+.PHONY: spec spec-loopback test determinism lint tox bench bench-quick mutation clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,15 @@ $(STAMP): pyproject.toml
 ## spec: the executable spec against the reference (or IMPL=module[:attr]), with the per-feature report
 spec: $(STAMP)
 	$(BIN)/python -m pytest features/ $(if $(IMPL),--synapse-impl=$(IMPL),--synapse-require=all)
+
+## spec-loopback: the spec with every scripted model served over HTTP on 127.0.0.1, reached through the
+## implementation's own Anthropic and then OpenAI client (reports in reports/loopback-<provider>/)
+spec-loopback: $(STAMP)
+	for provider in anthropic openai; do \
+	  $(BIN)/python -m pytest features/ -q --synapse-llm=loopback:$$provider \
+	    $(if $(IMPL),--synapse-impl=$(IMPL),--synapse-require=all) --synapse-report=reports/loopback-$$provider \
+	    || exit 1; \
+	done
 
 ## test: every test: the spec, the harness's own tests and the command-line tests
 test: $(STAMP)

@@ -128,7 +128,7 @@ class ModelServer:
         self._httpd.model_server = self
         self._thread = threading.Thread(
             target=self._httpd.serve_forever,
-            kwargs={"poll_interval": 0.05},
+            kwargs={"poll_interval": 0.01},
             name="synapse-model-server",
             daemon=True,
         )
@@ -222,6 +222,7 @@ class _HTTPServer(http.server.ThreadingHTTPServer):
 class _Handler(http.server.BaseHTTPRequestHandler):
     server: _HTTPServer
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # one small write per event: Nagle would hold each back for an ACK
 
     def log_message(self, format: str, *args: Any) -> None:  # the test run's output stays clean
         pass
