@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 IMPL ?=
 
-.PHONY: spec spec-wire test determinism lint tox bench bench-quick mutation clean
+.PHONY: spec spec-wire spec-loopback test determinism lint tox bench bench-quick mutation installed clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,15 @@ spec: $(STAMP)
 spec-wire: $(STAMP)
 	$(BIN)/python -m pytest features/ --synapse-server="$(BIN)/python -m synapse_ref.server" --synapse-require=all \
 		--synapse-wire-validate --synapse-report=reports/wire
+
+## spec-loopback: the spec with every scripted model served over HTTP on 127.0.0.1, reached through the
+## implementation's own Anthropic and then OpenAI client (reports in reports/loopback-<provider>/)
+spec-loopback: $(STAMP)
+	for provider in anthropic openai; do \
+	  $(BIN)/python -m pytest features/ -q --synapse-llm=loopback:$$provider \
+	    $(if $(IMPL),--synapse-impl=$(IMPL),--synapse-require=all) --synapse-report=reports/loopback-$$provider \
+	    || exit 1; \
+	done
 
 ## test: every test: the spec, the harness's own tests and the command-line tests
 test: $(STAMP)
@@ -54,5 +63,13 @@ bench-quick: $(STAMP)
 mutation: $(STAMP)
 	$(BIN)/python -m tools.mutation --sample 40 --seed 1 --min-score 80
 
+## installed: the kit as a user gets it: the wheel in a fresh environment, run from a directory outside the checkout
+installed: $(STAMP)
+	set -e; outside=$$(mktemp -d); trap 'rm -rf "$$outside"' EXIT; \
+	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir "$$outside/dist" .; \
+	$(PYTHON) -m venv "$$outside/venv"; \
+	"$$outside/venv/bin/python" -m pip install --quiet "$$outside"/dist/synapse_spec-*.whl; \
+	cd "$$outside" && "$$outside/venv/bin/synapse-spec" run --impl synapse_ref.adapter --require all -- -q
+
 clean:
-	rm -rf $(VENV) .tox reports .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .tox reports .pytest_cache .mypy_cache .ruff_cache build

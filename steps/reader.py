@@ -1251,3 +1251,52 @@ def reader_estimate_grew(reader_ctx: ReaderContext, count: int) -> None:
         f"{count} more characters of tool output at SYNAPSE_CHARS_PER_TOKEN={reader_ctx.settings[0]} must "
         f"add {count} to the estimate: got {before} then {after}"
     )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: lines nested too deeply
+# --------------------------------------------------------------------------------------------------------
+
+
+@given(parsers.parse("会话文件的第 2 行是 content 嵌套 {depth:d} 层数组的 user 消息，前后各有一条合法消息"))
+def reader_deep_line(reader_ctx: ReaderContext, depth: int) -> None:
+    deep = '{"id":"deep","role":"user","content":' + "[" * depth + "]" * depth + "}"
+    reader_ctx.lines = [
+        json.dumps({"id": "before", "role": "user", "content": "Read the config"}),
+        deep,
+        json.dumps({"id": "after", "role": "assistant", "content": "The config is fine."}),
+    ]
+    reader_ctx.write()
+
+
+@when("读取该文件，并对读到的 turns 执行 `summarize` 与 `compact`")
+def reader_read_summarize_compact(reader_ctx: ReaderContext) -> None:
+    path = reader_ctx.path
+    assert path is not None
+    reader_ctx.turns = reader_ctx.call(lambda: reader_ctx.reader.read(str(path)))
+    read_warnings = list(reader_ctx.warnings)
+    if reader_ctx.error is None and reader_ctx.turns is not None:
+        turns = list(reader_ctx.turns)
+        reader_ctx.summary = reader_ctx.call(lambda: reader_ctx.reader.summarize(turns))
+        reader_ctx.text = reader_ctx.call(lambda: reader_ctx.reader.compact(turns))
+    reader_ctx.warnings = read_warnings
+
+
+@then("三次调用都不应抛出异常，前后两条合法消息依次成为 turn")
+def reader_deep_no_error(reader_ctx: ReaderContext) -> None:
+    turns = reader_ctx.result_turns("read of a file with a deeply nested line")
+    assert reader_ctx.summary is not None and reader_ctx.text is not None, (
+        f"summarize and compact must return a summary and a text, raised {reader_ctx.error!r}"
+    )
+    ids = [t.id for t in turns if t.id != "deep"]
+    assert ids == ["before", "after"], f"the valid lines must still become turns in order, got {ids}"
+    assert "[User] Read the config" in reader_ctx.text and "The config is fine." in reader_ctx.text, (
+        f"compact must still render the valid turns, got {reader_ctx.text!r}"
+    )
+
+
+@then("嵌套过深的行要么成为 turn，要么被跳过并记录 warning")
+def reader_deep_kept_or_warned(reader_ctx: ReaderContext) -> None:
+    kept = any(t.id == "deep" for t in reader_ctx.result_turns("read"))
+    if not kept:
+        assert reader_ctx.warnings, "skipping the deeply nested line must log a warning on a synapse.* logger"
