@@ -322,7 +322,9 @@ class ServerProcess:
         """Start the command (with ``settings`` in its environment when it asked for a restart) and say
         ``hello``."""
         sync_read, sync_write = os.pipe()
-        env = {k: v for k, v in os.environ.items() if not k.startswith("SYNAPSE_") and k not in OTHER_SETTINGS}
+        env = {
+            k: v for k, v in os.environ.items() if not k.startswith("SYNAPSE_") and k not in OTHER_SETTINGS
+        }
         env.update(
             SYNAPSE_WIRE_SYNC_FD="3",
             HOME=self.home,
@@ -352,7 +354,9 @@ class ServerProcess:
             self.sync_stream = os.fdopen(sync_write, "w", encoding="utf-8")
             self.sync_channel = "stdin"
             self.exit_error: ServerCrashed | None = None
-        threading.Thread(target=self._read_stderr, args=(proc,), daemon=True, name="synapse-server-stderr").start()
+        threading.Thread(
+            target=self._read_stderr, args=(proc,), daemon=True, name="synapse-server-stderr"
+        ).start()
         threading.Thread(
             target=self._read_stdout, args=(proc, peer), daemon=True, name="synapse-server-reader"
         ).start()
