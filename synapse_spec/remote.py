@@ -31,8 +31,15 @@ from typing import IO, Any
 
 from synapse_spec import contract
 from synapse_spec.protocol.codec import Codec, Record, error_json, make_error
-from synapse_spec.protocol.rpc import PROTOCOL_VERSION, Peer, dumps
-from synapse_spec.protocol.shapes import ANY, Member, Shape, protocol_info, protocol_named
+from synapse_spec.protocol.rpc import PROTOCOL_VERSION, Peer, allow_deep_values, dumps
+from synapse_spec.protocol.shapes import (
+    ANY,
+    Member,
+    Shape,
+    implementation_member,
+    protocol_info,
+    protocol_named,
+)
 from synapse_spec.scripted_llm import ScriptedLLM
 
 KIT_VARIABLES = frozenset(
@@ -78,7 +85,10 @@ class RemoteObject:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
-        member = protocol_info(self._proto).members.get(name) if self._proto is not None else None
+        if self._proto is contract.Implementation:
+            member = implementation_member(name)
+        else:
+            member = protocol_info(self._proto).members.get(name) if self._proto is not None else None
         if member is None:
             raise AttributeError(f"{self._type} (server object {self._handle}) has no member {name!r}")
         if member.kind == "property":
@@ -719,6 +729,7 @@ class RemoteClient:
         log_path: str | None = None,
         validator: Callable[[str, dict[str, Any]], str | None] | None = None,
     ) -> None:
+        allow_deep_values()
         self.command = command
         self.tap = WireTap(log_path, validator)
         self.main: ServerProcess | None = None
