@@ -407,12 +407,16 @@ class ServerProcess:
         line = dumps(message)
         to_fd = sync and getattr(self, "sync_channel", "stdin") == "fd"
         self.tap.see("kit>fd3" if to_fd else "kit>server", message, line)
+        data = (line + "\n").encode("utf-8")
         with self.write_lock:
             try:
-                stream = self.sync_stream if to_fd else self.stdin
-                stream.write((line + "\n") if to_fd else (line + "\n").encode("utf-8"))  # type: ignore[arg-type]
-                stream.flush()
-            except (BrokenPipeError, OSError, ValueError) as exc:
+                if to_fd:
+                    self.sync_stream.write(data.decode("utf-8"))
+                    self.sync_stream.flush()
+                else:
+                    self.stdin.write(data)
+                    self.stdin.flush()
+            except (OSError, ValueError) as exc:  # a closed pipe or file: the server is gone
                 raise self._crash_error(f"writing to it failed ({exc})") from None
 
     def _read_stdout(self, proc: subprocess.Popen[bytes], peer: Peer) -> None:

@@ -176,6 +176,8 @@ def test_values_json_cannot_hold_and_identities_survive_the_trip(impl: RemoteImp
     executor.init()
     assert loaded == [registry] and loaded[0] is registry, "the loader gets the very registry it was given"
     assert impl.stop_hook_registry() is not registry
+    lone = "stdin text \ud800 with a lone surrogate"
+    assert impl.format_stream_text(lone, is_tty=False) == lone
 
 
 def test_the_codec_round_trips_special_values_without_a_server() -> None:

@@ -39,8 +39,10 @@ INTERNAL_ERROR = -32603
 
 
 def dumps(message: dict[str, Any]) -> str:
-    """One line of NDJSON; NaN and infinities never reach it (they travel as ``$float``)."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    """One line of NDJSON in ASCII: a string may hold a lone surrogate (any text a hook reads on stdin),
+    which UTF-8 cannot encode but a ``\\ud800`` escape carries to any JSON parser.  NaN and infinities
+    never reach it (they travel as ``$float``)."""
+    return json.dumps(message, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
 
 
 class WireError(Exception):
