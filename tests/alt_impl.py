@@ -8,6 +8,7 @@ index of results by call id (two passes) where the reference walks the history o
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,12 +27,19 @@ def _refuse(constant: str) -> Any:
     raise ValueError(f"{constant} is not JSON")
 
 
+def _finite(text: str) -> float:
+    if not math.isfinite(value := float(text)):
+        raise ValueError(text)
+    return value
+
+
 def _object_arguments(call: Any) -> bool:
     """Strict JSON (no NaN/Infinity) of an object; parser limits (digits, depth) count as invalid."""
     if not isinstance(call, dict) or not isinstance(call.get("arguments"), str):
         return False
     try:
-        return isinstance(json.loads(call["arguments"], parse_constant=_refuse), dict)
+        value = json.loads(call["arguments"], parse_constant=_refuse, parse_float=_finite)
+        return isinstance(value, dict)
     except (ValueError, RecursionError):
         return False
 
