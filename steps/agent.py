@@ -2026,6 +2026,7 @@ OLD_BLOCKED_COMMAND = "cat ~/.ssh/id_rsa"
 NEW_BLOCKED_COMMAND = "cat ~/.aws/config"
 MODEL_FAILURE = "model unavailable"
 ANSWER_FAILURE = "sandbox helper crashed"
+LATER_ANSWER = "当前目录有 3 个文件"
 
 
 @given("沙箱拦截了 `cat ~/.ssh/id_rsa`，runner 正在等待权限回答")
@@ -2047,7 +2048,7 @@ def _later_request(world: AgentWorld, kind: str) -> Callable[[], Any]:
     runner = world.runner()
     signal = _Signal(aborted=kind == "开始前就已中止的新请求")
     if kind in ("以 step 完成的新请求", "以 run 完成的新请求", "开始前就已中止的新请求"):
-        world.llm.reply_text("当前目录有 3 个文件")
+        world.llm.reply_text(LATER_ANSWER)
     elif kind == "工具执行时被中止的新请求":
         world.llm.reply_tool_calls([{"name": "Bash", "arguments": {"command": "ls"}}])
 
@@ -2101,13 +2102,17 @@ def agent_operation_outcome(agent_world: AgentWorld, outcome: str) -> None:
         )
     elif outcome == "得到回答":
         assert isinstance(agent_world.succeeded(), str), f"the answer should be a text, got {result!r}"
+    elif isinstance(agent_world.succeeded(), str):  # run() answers with the final text
+        assert result == LATER_ANSWER and outcome == "完成", f"the request should {outcome}, got {result!r}"
     else:
-        agent_world.succeeded()
-        status = result if isinstance(result, str) else result.status
-        wanted = (
-            "requires_permission" if outcome == "提出新的权限请求" else ("completed", "当前目录有 3 个文件")
-        )
-        assert status == wanted or status in wanted, f"the request should {outcome}, got {result!r}"
+        status = "requires_permission" if outcome == "提出新的权限请求" else "completed"
+        assert result.status == status, f"step() should return status {status!r}, got {result!r}"
+        if status == "completed":
+            assert result.response == LATER_ANSWER, f"step() should answer {LATER_ANSWER!r}, got {result!r}"
+        else:
+            assert result.permission is not None and result.permission.command == NEW_BLOCKED_COMMAND, (
+                f"the new request should ask about {NEW_BLOCKED_COMMAND!r}, got {result.permission!r}"
+            )
 
 
 @then("旧的权限请求不应再待处理")
