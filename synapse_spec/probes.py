@@ -264,6 +264,33 @@ def undeletable(path: str | Path) -> Iterator[str]:
 
 
 # --------------------------------------------------------------------------------------------------------
+# A process killed in the middle of a write
+# --------------------------------------------------------------------------------------------------------
+
+
+def killed_writing_past(synapse: object, limit: int, work: Callable[[], object]) -> str:
+    """Runs ``work()`` in a forked child of the test process whose files may not grow past ``limit``
+    bytes, with ``SIGXFSZ`` at its default action: the kernel kills the child in the middle of the write
+    that passes the limit, as a crash would.  Returns how the child ended (``"killed by SIGXFSZ"``,
+    ``"exited with 0"``, ...).  In process only (tag the scenario ``@in-process``): a server cannot be
+    forked from the test, and Python processes ignore ``SIGXFSZ`` unless told otherwise."""
+    if not in_process(synapse):
+        pytest.skip(f"{NOT_APPLICABLE}needs a process the test forks to kill in the middle of a write")
+    pid = os.fork()
+    if pid == 0:
+        try:
+            signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+            resource_module.setrlimit(_RLIMIT_FSIZE, (limit, resource_module.getrlimit(_RLIMIT_FSIZE)[1]))
+            work()
+        finally:
+            os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        return f"killed by {signal.Signals(os.WTERMSIG(status)).name}"
+    return f"exited with {os.WEXITSTATUS(status)}"
+
+
+# --------------------------------------------------------------------------------------------------------
 # Several implementation processes at once
 # --------------------------------------------------------------------------------------------------------
 
