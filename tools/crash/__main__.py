@@ -262,9 +262,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
-    logging.getLogger().setLevel(logging.WARNING)
-    logging.getLogger().handlers.clear()
-    logging.getLogger().addHandler(logging.NullHandler())
     print(f"crash test: {args.trials} kills per path, seed {seed}, implementation {args.impl}")
     failed = False
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
@@ -279,4 +276,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    # The warnings of damaged lines are counted, not printed.
+    logging.getLogger().addHandler(logging.NullHandler())
     sys.exit(main())
