@@ -2152,18 +2152,19 @@ def ses_then_warned_per_value(caplog: pytest.LogCaptureFixture) -> None:
 def ses_when_processes_share_session(
     synapse: Implementation, ses_world: SesWorld, procs: int, each: int, rounds: int
 ) -> None:
-    session_id, sessions_dir = ses_world.snapshot["session_id"], ses_world.sessions_dir
+    session_id = ses_world.snapshot["session_id"]
 
-    def worker(other: Implementation) -> None:
-        session = other.find_session(session_id, sessions_dir, pricing=SONNET_PRICING)
+    def write(impl: Implementation) -> int:
+        session = impl.find_session(session_id, ses_world.sessions_dir, pricing=SONNET_PRICING)
         assert session is not None, f"a process could not find {session_id}"
-        number = os.getpid() if probes.in_process(other) else probes.implementation_pid(other)
         for i in range(each):
-            session.append_message(_numbered("user", 1000 * number + i))
+            session.append_message(_numbered("user", 1000 + i))
             if i % (each // rounds) == 0:
                 session.update_usage({**dict.fromkeys(ROUND_KEYS, 0), "inputOther": 1})
+        return each
 
-    probes.in_parallel_processes(synapse, procs, worker)
+    written = probes.in_parallel_processes(synapse, procs, write)
+    assert written == [each] * procs, f"every process should have appended {each} messages, got {written}"
 
 
 @then(parsers.parse("历史文件应恰有 {count:d} 行消息"))
