@@ -33,8 +33,7 @@ Feature: 会话写入的崩溃安全、并发安全与异常数值（超出种�
     Then 索引中该会话的 usage.totalInputOther 应为 107
     And 重新恢复的会话 usage.totalInputOther 应为 107，messageCount 与历史文件中的消息数都应为 7
 
-  # in-process: the rewriting process must die in the middle of its write; only a process the test forks can be made to (a server ignores SIGXFSZ)
-  @SES-042 @in-process
+  @SES-042
   Scenario: 被杀死的重写留下的临时文件应在会话下次写入时清除
     Given 会话已有 2 条消息
     When 另一个进程在重写该会话历史的中途被杀死
@@ -92,8 +91,7 @@ Feature: 会话写入的崩溃安全、并发安全与异常数值（超出种�
       | 嵌套 5000 层      | deeply_nested.json | null   | 是      | N/A       |
       | 每百万 token 1e30 | huge_prices.json   | 3.6e27 | 否      | $3.6e+27  |
 
-  # in-process: hands the implementation NaN and Infinity, which JSON on the wire cannot carry
-  @SES-046 @in-process
+  @SES-046
   Scenario: usage 中的非有限数值在 `/cost` 中显示为 N/A 并记录 warning
     Given usage 记录为
       """
