@@ -1,7 +1,8 @@
 """The pytest plugin that runs the spec: implementation selection, integrity checks and the report.
 
-It is registered through the ``pytest11`` entry point, so it is present in every pytest run of an
-environment where synapse-spec is installed; it stays out of the way until a run collects scenarios.
+It is registered through the ``pytest11`` entry point, so its options exist in every pytest run of an
+environment where synapse-spec is installed; it checks scenarios only in runs that ask for it
+(``-p synapse_spec.plugin``, or a conftest's ``pytest_plugins``, as the spec's own conftest does).
 
 * ``--synapse-impl=package.module[:attr]`` (or ``SYNAPSE_IMPL``) selects the implementation under test;
   the ``synapse`` fixture hands it to the step definitions.  The implementation is checked once, up front:
@@ -54,6 +55,7 @@ pytest_plugins = ["synapse_spec.wire_plugin"]
 DEFAULT_IMPL = "synapse_ref.adapter:implementation"
 NOT_APPLICABLE = "not applicable: "
 EXAMPLE_PARAM = "_pytest_bdd_example"
+PLUGIN = "synapse_spec.plugin"
 
 
 @dataclass
@@ -77,7 +79,7 @@ class SpecRun:
     outcomes: dict[str, ScenarioOutcome] = field(default_factory=dict)
     loader: Callable[[], Implementation] | None = None
     info: ImplementationInfo | None = None
-    started: dict[str, float] = field(default_factory=dict)
+    requested: bool = False
 
 
 _run_key = pytest.StashKey[SpecRun]()
@@ -334,7 +336,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     its row values, which pytest would otherwise number or join with ``-``."""
     template = _template_of(metafunc.function)
     scenario_id = _id_tag(template.tags) if template is not None else None
-    if scenario_id is None:
+    if scenario_id is None or not _requested(metafunc.config):
         return
     markers = metafunc.definition.own_markers
     for index, mark in enumerate(markers):
@@ -417,6 +419,8 @@ def pytest_collection_modifyitems(
     session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
 ) -> None:
     run = config.stash[_run_key]
+    if not _requested(config):
+        return
     problems: list[str] = []
     bound: set[Path] = set()
     owners: dict[str, str] = {}
@@ -459,6 +463,19 @@ def pytest_collection_modifyitems(
         _check_names(run, bound)
     if run.ids:
         _select_ids(run, config, items)
+
+
+def _requested(config: pytest.Config) -> bool:
+    """Whether this run checks the spec: the plugin was asked for with ``-p synapse_spec.plugin`` or by a
+    conftest's ``pytest_plugins`` (the spec's own conftest does so).  Registered through the entry point
+    alone, it leaves other pytest-bdd projects of the same environment alone."""
+    run = config.stash[_run_key]
+    if not run.requested:
+        run.requested = PLUGIN in (config.option.plugins or []) or any(
+            declared == PLUGIN or (isinstance(declared, list | tuple) and PLUGIN in declared)
+            for declared in (getattr(p, "pytest_plugins", ()) for p in config.pluginmanager.get_plugins())
+        )
+    return run.requested
 
 
 def _outcome(item: pytest.Item, scenario: Any, scenario_id: str, index: int | None) -> ScenarioOutcome:

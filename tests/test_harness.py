@@ -461,3 +461,20 @@ def test_every_member_of_the_implementation_belongs_to_one_capability_or_to_ever
     owners = [m for factories in CAPABILITY_FACTORIES.values() for m in factories]
     assert len(owners) == len(set(owners))
     assert set(owners) | always == members
+
+
+def test_installed_alone_the_plugin_leaves_other_bdd_projects_alone(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(
+        "from pytest_bdd import given, then\n\n"
+        "@given('nothing')\ndef nothing():\n    pass\n\n@then('all is well')\ndef well():\n    pass\n"
+    )
+    (pytester.path / "other.feature").write_text(
+        "Feature: another project\n  Scenario: no ID tag\n    Given nothing\n    Then all is well\n"
+    )
+    pytester.makepyfile(test_other='from pytest_bdd import scenarios\n\nscenarios("other.feature")\n')
+    result = pytester.runpytest_subprocess("-p", "no:randomly", "-p", "no:cacheprovider", "--co", "-q")
+    result.stdout.fnmatch_lines(["test_other.py::test_no_id_tag"])
+    result = pytester.runpytest_subprocess("-p", "no:randomly", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.OK
+    assert not (pytester.path / "reports").exists()
+    assert "Synapse spec" not in result.stdout.str()
