@@ -8,6 +8,7 @@ import logging
 import os
 import re
 import shutil
+import signal
 import threading
 import time
 from collections.abc import Callable
