@@ -83,6 +83,9 @@ class SpecRun:
 
 
 _run_key = pytest.StashKey[SpecRun]()
+_loader_key = pytest.StashKey[Callable[[], Implementation]]()
+"""The seam of other plugins: a loader stored here (by ``wire_plugin`` for ``--synapse-server``, which also
+sets ``--synapse-impl`` to name the server) replaces loading ``--synapse-impl`` in this process."""
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -230,9 +233,11 @@ def _parse_required(value: str) -> frozenset[str]:
     return frozenset(names)
 
 
-def _prepare(run: SpecRun) -> tuple[Callable[[], Implementation], ImplementationInfo]:
+def _prepare(config: pytest.Config) -> tuple[Callable[[], Implementation], ImplementationInfo]:
+    run = config.stash[_run_key]
     if run.loader is None or run.info is None:
-        run.loader = load_implementation(run.selected)
+        run.selected = config.getoption("--synapse-impl")
+        run.loader = config.stash.get(_loader_key, None) or load_implementation(run.selected)
         run.info = check_implementation(run.selected, run.loader)
     return run.loader, run.info
 
@@ -272,7 +277,7 @@ class CapabilityGuard:
 def synapse(request: pytest.FixtureRequest) -> Implementation:
     """The implementation under test, fresh for every scenario."""
     run = request.config.stash[_run_key]
-    loader, info = _prepare(run)
+    loader, info = _prepare(request.config)
     record = run.outcomes.setdefault(request.node.nodeid, ScenarioOutcome("", "", request.node.name))
     try:
         impl = loader()
@@ -362,7 +367,13 @@ def synapse_example_id(request: pytest.FixtureRequest) -> str | None:
 # --------------------------------------------------------------------------------------------------------
 
 
-def _scenario_of(item: pytest.Item) -> tuple[Any, int | None] | None:
+def _scenario_of(item: pytest.Item) -> Any | None:
+    """The rendered pytest-bdd scenario behind a test item, or None for plain tests."""
+    found = _scenario_and_example(item)
+    return found[0] if found is not None else None
+
+
+def _scenario_and_example(item: pytest.Item) -> tuple[Any, int | None] | None:
     """The rendered pytest-bdd scenario behind a test item and the 1-based index of its example (None
     for a plain scenario), or None for plain tests."""
     template = _template_of(getattr(item, "function", None))
@@ -426,7 +437,7 @@ def pytest_collection_modifyitems(
     owners: dict[str, str] = {}
     step_cache: dict[str, list[tuple[Any, Callable[..., Any]]]] = {}
     for item in items:
-        found = _scenario_of(item)
+        found = _scenario_and_example(item)
         if found is None:
             continue
         scenario, index = found
@@ -458,7 +469,7 @@ def pytest_collection_modifyitems(
         raise pytest.UsageError("the executable spec is inconsistent:\n  " + "\n  ".join(unique))
     if not run.outcomes:
         return
-    _prepare(run)
+    _prepare(config)
     if run.baseline or run.ids:
         _check_names(run, bound)
     if run.ids:
