@@ -260,6 +260,11 @@ class CapabilityGuard:
         self._required = required
         self._record = record
 
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        """``isinstance`` sees the implementation (probes tell a server's implementation by its class)."""
+        return type(self._impl)
+
     def __getattr__(self, member: str) -> Any:
         capability = FACTORY_CAPABILITY.get(member)
         if capability is not None:

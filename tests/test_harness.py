@@ -478,3 +478,23 @@ def test_installed_alone_the_plugin_leaves_other_bdd_projects_alone(pytester: py
     assert result.ret == pytest.ExitCode.OK
     assert not (pytester.path / "reports").exists()
     assert "Synapse spec" not in result.stdout.str()
+
+
+def test_the_wire_protocols_hello_schema_names_exactly_the_contracts_capabilities() -> None:
+    from synapse_spec.contract import CAPABILITIES
+
+    schema = json.loads(
+        (Path(__file__).parent.parent / "synapse_spec/protocol/schemas/hello.schema.json").read_text("utf-8")
+    )
+
+    def enums(node: object) -> list[list[str]]:
+        if isinstance(node, dict):
+            found = [enums(v) for k, v in node.items() if k != "enum"]
+            if "capabilities" in node and isinstance(node["capabilities"], dict):
+                return [node["capabilities"]["items"]["enum"]]
+            return [e for sub in found for e in sub]
+        if isinstance(node, list):
+            return [e for sub in node for e in enums(sub)]
+        return []
+
+    assert [sorted(e) for e in enums(schema)] == [sorted(CAPABILITIES)]
