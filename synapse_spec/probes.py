@@ -351,7 +351,8 @@ def killed_while_writing(
             other = remote.spawn()
             worker = threading.Thread(target=_ignore_errors, args=(work, other), daemon=True)
             worker.start()
-            pid, finished = implementation_pid(other), lambda: not worker.is_alive()
+            pid = implementation_pid(other)
+            finished: Callable[[], bool] = lambda: not worker.is_alive()  # noqa: E731
         else:
             pid = os.fork()
             if pid == 0:  # the child: do the work; the parent kills it part way
@@ -383,7 +384,7 @@ def _ignore_errors(work: Callable[[Any], object], implementation: Any) -> None:
 
 
 def _created_names(fd: int) -> list[str]:
-    names = []
+    names: list[str] = []
     while True:
         try:
             data = os.read(fd, 65536)

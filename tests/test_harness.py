@@ -454,10 +454,12 @@ def test_junit_and_cucumber_keep_not_applicable_and_known_failures_apart(spec: p
 
 
 def test_every_member_of_the_implementation_belongs_to_one_capability_or_to_every_implementation() -> None:
-    from synapse_spec.contract import CAPABILITY_FACTORIES, Implementation
+    from synapse_spec.contract import CAPABILITY_FACTORIES, HttpLLMClientFactory, Implementation
 
     always = {"name", "version", "capabilities", "scripted_llm"}
-    members = {m for m in vars(Implementation) if not m.startswith("_")} - {"register"}
+    members = {
+        m for proto in (Implementation, HttpLLMClientFactory) for m in vars(proto) if not m.startswith("_")
+    }
     owners = [m for factories in CAPABILITY_FACTORIES.values() for m in factories]
     assert len(owners) == len(set(owners))
     assert set(owners) | always == members
