@@ -49,8 +49,9 @@ function toMillis(value) {
   throw new TypeError(`the workflow clock returned ${JSON.stringify(value)}, not a time`);
 }
 
+// WHITE-BOX: clock in process.
 /**
- * WHITE-BOX: the original stamps events and state with `new Date()`; while one of its functions runs, a
+ * The original stamps events and state with `new Date()`; while one of its functions runs, a
  * `new Date()` without arguments reads the injected clock instead. `Date.now()` is left alone (the original
  * uses it only for temporary file names and a retry deadline, which must not read a frozen clock).
  */
@@ -102,8 +103,9 @@ function withThresholdSetting(fn) {
   }
 }
 
+// WHITE-BOX: private home with a `.overtone` link (privateHome, loadOriginal, and HOME of the hook process).
 /**
- * WHITE-BOX: the original keeps everything in `os.homedir()/.overtone/`, resolved once when paths.js is
+ * The original keeps everything in `os.homedir()/.overtone/`, resolved once when paths.js is
  * imported. The workflow root the spec gives is reached through a private HOME whose `.overtone` is a
  * symbolic link to that root; the original's modules are loaded afresh with that HOME, so each workflow has
  * its own module instances (and its own in-process emit counter).
@@ -158,12 +160,13 @@ function loadOriginal(dir, home) {
 
 /** Run the original's SubagentStop hook as its own process, with `stdin` as its input. */
 function runHook(dir, home, clock, stdin) {
+  // WHITE-BOX: clock in the hook process (clock-preload.cjs takes these instants).
   const ticks = [];
   for (let i = 0; i < HOOK_CLOCK_TICKS; i += 1) ticks.push(toMillis(clock()));
   const env = originalEnv(process.env, home);
   env.SYNAPSE_OVERTONE_CLOCK_TICKS = JSON.stringify(ticks);
   const hook = path.join(dir, "hooks", "scripts", "agent", "on-stop.js");
-  // The hook reads `readFileSync('/dev/stdin')`, which cannot open the socket node gives a child for a piped
+  // WHITE-BOX: hook stdin from a file. The hook reads `readFileSync('/dev/stdin')`, which cannot open the socket node gives a child for a piped
   // stdin (ENXIO); a file is what a shell redirect would give it.
   const input = path.join(home, "hook-stdin");
   fs.writeFileSync(input, stdin, "utf8");
