@@ -23,7 +23,8 @@ def test_report_matches_the_spec(report_dir: Path) -> None:
     result = check(report_dir, ROOT / "features")
     assert not result.unknown, f"{report_dir.name} names scenarios the spec no longer has: {result.unknown}"
     assert not result.unclassified, (
-        f"compliance/{report_dir.name}.md should classify every scenario that did not pass: {result.unclassified}"
+        f"compliance/{report_dir.name}.md should classify every scenario that did not pass: "
+        f"{result.unclassified}"
     )
     assert not result.classified_but_passing, (
         f"compliance/{report_dir.name}.md classifies scenarios that pass or do not apply: "
@@ -39,7 +40,8 @@ def test_report_records_the_original_commit(report_dir: Path) -> None:
     report = json.loads((report_dir / "synapse-spec.json").read_text(encoding="utf-8"))
     version = report["implementation"]["version"]
     assert len(version) == 40 and all(c in "0123456789abcdef" for c in version), (
-        f"the report of {report_dir.name} should carry the original's full commit as its version, got {version!r}"
+        f"the report of {report_dir.name} should carry the original's full commit as its version, "
+        f"got {version!r}"
     )
 
 

@@ -99,7 +99,9 @@ def check(report_dir: Path, features: Path, capabilities: Iterable[str] | None =
     )
     doc = report_dir.parent / f"{report_dir.name}.md"
     classified = classified_ids(doc.read_text(encoding="utf-8")) if doc.is_file() else {}
-    result.unclassified = sorted(i for i, s in named.items() if s["status"] in NOT_PASSING and i not in classified)
+    result.unclassified = sorted(
+        i for i, s in named.items() if s["status"] in NOT_PASSING and i not in classified
+    )
     result.classified_but_passing = sorted(
         i for i in classified if i in named and named[i]["status"] not in NOT_PASSING
     )

@@ -75,6 +75,10 @@ function withClock(clock, fn) {
  * The spec's setting SYNAPSE_COMPACT_THRESHOLD_MB is the original's OVERTONE_COMPACT_THRESHOLD_MB (same unit,
  * decimal megabytes, read when used). Only the name is mapped; the value goes through as text.
  */
+// The environment the kit sent with its last `configure`: a variable of the original's own (CLAUDE_SESSION_ID)
+// reaches the hook only when the scenario set it, never from the environment the server was started in.
+let configured = {};
+
 function originalEnv(base, home) {
   const env = {};
   for (const [key, value] of Object.entries(base)) {
@@ -84,6 +88,7 @@ function originalEnv(base, home) {
   if (base.SYNAPSE_COMPACT_THRESHOLD_MB !== undefined) {
     env.OVERTONE_COMPACT_THRESHOLD_MB = base.SYNAPSE_COMPACT_THRESHOLD_MB;
   }
+  if (typeof configured.CLAUDE_SESSION_ID === "string") env.CLAUDE_SESSION_ID = configured.CLAUDE_SESSION_ID;
   if (home !== undefined) env.HOME = home;
   return env;
 }
@@ -282,5 +287,9 @@ serve({
     staged_workflow: stagedWorkflow,
   },
   onReset: forgetHomes,
+  onConfigure: (env) => {
+    configured = { ...env };
+    return null;
+  },
 });
 process.on("exit", forgetHomes);
