@@ -9,7 +9,7 @@ IMPL ?=
 MINIMAL_AREA ?= usage
 OVERTONE_SRC ?= .overtone-src
 
-.PHONY: spec test determinism lint tox bench mutation spec-js compliance-overtone clean
+.PHONY: spec test determinism lint tox bench bench-quick mutation spec-js compliance-overtone clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,9 +39,13 @@ lint: $(STAMP)
 tox: $(STAMP)
 	$(BIN)/tox run-parallel --parallel-no-spinner
 
-## bench: speed and memory figures of the reference implementation
+## bench: speed and memory of every operation at full size, against the original's figures (reports/bench.json)
 bench: $(STAMP)
-	for script in bench/bench_*.py; do $(BIN)/python $$script || exit 1; done
+	$(BIN)/python -m bench.suite
+
+## bench-quick: the same cases at small sizes, a smoke run of seconds
+bench-quick: $(STAMP)
+	$(BIN)/python -m bench.suite --quick
 
 ## mutation: a CI-sized sample of the mutation score, failing below 80% (the full run: python -m tools.mutation)
 mutation: $(STAMP)

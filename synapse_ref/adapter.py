@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import synapse_ref
@@ -32,6 +33,11 @@ class ReferenceImplementation:
         from synapse_ref.skills.import_command import SkillCommandHandler
 
         return SkillCommandHandler(manager)
+
+    def skill_importer(self, skills_dir: Path, llm: contract.LLMClient) -> contract.SkillImportManager:
+        from synapse_ref.skills.importer import SkillImporter
+
+        return SkillImporter(skills_dir, llm)
 
     # -- context layer -----------------------------------------------------------------------------------
     # (context factories)

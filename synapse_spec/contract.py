@@ -922,6 +922,11 @@ class Implementation(Protocol):
 
     def skill_command_handler(self, manager: SkillImportManager) -> SkillCommandHandler: ...
 
+    def skill_importer(self, skills_dir: Path, llm: LLMClient) -> SkillImportManager:
+        """The importer behind ``skill:import`` on an installed-skills directory: conflicts by name, the
+        model asked whether a skill resembles an installed one, ``--continue`` and ``--merge``."""
+        ...
+
     # -- context layer (seeds 001, 000) ------------------------------------------------------------------
     # (context factories)
     def offload_storage(self, session_dir: Path) -> OffloadStorage: ...
