@@ -9,7 +9,7 @@ IMPL ?=
 MINIMAL_AREA ?= usage
 OVERTONE_SRC ?= .overtone-src
 
-.PHONY: spec test determinism lint tox bench bench-quick mutation spec-js compliance-overtone clean
+.PHONY: spec spec-wire test determinism lint tox bench bench-quick mutation installed spec-js compliance-overtone clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,11 @@ $(STAMP): pyproject.toml
 ## spec: the executable spec against the reference (or IMPL=module[:attr]), with the per-feature report
 spec: $(STAMP)
 	$(BIN)/python -m pytest features/ $(if $(IMPL),--synapse-impl=$(IMPL),--synapse-require=all)
+
+## spec-wire: the whole spec against the reference served over the wire protocol (python -m synapse_ref.server)
+spec-wire: $(STAMP)
+	$(BIN)/python -m pytest features/ --synapse-server="$(BIN)/python -m synapse_ref.server" --synapse-require=all \
+		--synapse-wire-validate --synapse-report=reports/wire
 
 ## test: every test: the spec, the harness's own tests and the command-line tests
 test: $(STAMP)
@@ -51,6 +56,14 @@ bench-quick: $(STAMP)
 mutation: $(STAMP)
 	$(BIN)/python -m tools.mutation --sample 40 --seed 1 --min-score 80
 
+## installed: the kit as a user gets it: the wheel in a fresh environment, run from a directory outside the checkout
+installed: $(STAMP)
+	set -e; outside=$$(mktemp -d); trap 'rm -rf "$$outside"' EXIT; \
+	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir "$$outside/dist" .; \
+	$(PYTHON) -m venv "$$outside/venv"; \
+	"$$outside/venv/bin/python" -m pip install --quiet "$$outside"/dist/synapse_spec-*.whl; \
+	cd "$$outside" && "$$outside/venv/bin/synapse-spec" run --impl synapse_ref.adapter --require all -- -q
+
 ## spec-js: the JavaScript servers' own checks: wire-js's unit tests, and the spec through the wire against
 ## the minimal server (every scenario of its area passes, the rest is not applicable)
 spec-js: $(STAMP)
@@ -70,4 +83,4 @@ compliance-overtone: $(STAMP)
 	$(BIN)/python -m tools.compliance
 
 clean:
-	rm -rf $(VENV) .tox reports .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .tox reports .pytest_cache .mypy_cache .ruff_cache build

@@ -17,7 +17,21 @@ class ReferenceImplementation:
 
     name = "synapse-ref"
     version = synapse_ref.__version__
-    capabilities = frozenset({"reader", "skills", "context", "session", "agent", "repl", "workflow"})
+    capabilities = frozenset(
+        {
+            "reader",
+            "skills",
+            "skill-import",
+            "context",
+            "session",
+            "usage",
+            "stop-hooks",
+            "sanitizer",
+            "runner",
+            "repl",
+            "workflow",
+        }
+    )
 
     def scripted_llm(self, model: str) -> ScriptedLLM:
         return ScriptedLLM(model)

@@ -244,7 +244,7 @@ class ConversationReader:
     def _load(line: str, number: int) -> dict[str, Any] | None:
         try:
             data = json.loads(line)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # RecursionError: nested deeper than Python recurses
             logger.warning("Failed to parse conversation line %d: %s", number, exc)
             return None
         if not isinstance(data, dict):
@@ -396,8 +396,8 @@ def _json_length(value: Any) -> int:
     """
     try:
         data = orjson.dumps(value)
-    except TypeError:
-        return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+    except TypeError:  # also nested deeper than orjson writes (255 levels)
+        return len(_as_json(value))
     return len(data) if data.isascii() else len(data.decode("utf-8"))
 
 
@@ -424,7 +424,20 @@ def _as_text(content: Any) -> str:
         return ""
     if isinstance(content, list) and all(isinstance(p, dict) and p.get("type") == "text" for p in content):
         return "\n".join(str(p.get("text", "")) for p in content)
-    return json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+    return _as_json(content)
+
+
+NESTED_TOO_DEEPLY = "[content nested too deeply to show]"
+
+
+def _as_json(content: Any) -> str:
+    """Compact JSON of ``content``; a value nested deeper than the interpreter can recurse (a line of
+    about a thousand levels still parses) becomes a placeholder, with a warning, instead of an error."""
+    try:
+        return json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+    except RecursionError:
+        logger.warning("Conversation content nested too deeply to show; replaced by a placeholder")
+        return NESTED_TOO_DEEPLY
 
 
 def _byte_lines(path: Path) -> Iterator[bytes]:
