@@ -79,7 +79,10 @@ def pytest_configure(config: pytest.Config) -> None:
         scenario = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
         return client.implementation(scenario)
 
-    config.stash[plugin._loader_key] = load
+    run = config.stash[plugin._run_key]
+    run.selected = config.option.synapse_impl
+    run.loader = load
+    run.info = plugin.check_implementation(run.selected, load)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -114,7 +117,8 @@ def _tag_reason(item: pytest.Item, tag: str) -> str:
     """A scenario may say why with a comment line ``# in-process: <reason>`` above its tags."""
     from synapse_spec.plugin import _scenario_of
 
-    scenario = _scenario_of(item)
+    found = _scenario_of(item)
+    scenario = found[0] if found is not None else None
     if scenario is None:
         return ""
     path = scenario.feature.filename
