@@ -196,6 +196,15 @@ def test_errors_keep_their_name_and_message(impl: RemoteImplementation, tmp_path
     assert type(caught.value).__name__ not in ("ServerCrashed", "ProtocolError")
 
 
+def test_the_reference_server_needs_neither_pytest_nor_the_kits_client() -> None:
+    probe = (
+        "import sys, synapse_ref.server; print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('pytest', '_pytest', 'jsonschema') or m in ('synapse_spec.remote', 'synapse_spec.plugin')))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]", done.stdout
+
+
 # --------------------------------------------------------------------------------------------------------
 # The protocol's own documents
 # --------------------------------------------------------------------------------------------------------
