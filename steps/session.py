@@ -313,6 +313,9 @@ def ses_then_totals_complete(ses_world: SesWorld) -> None:
 REWRITE_FILE_SIZE_LIMIT = 64 * 1024
 REWRITE_MESSAGE_COUNT = 20
 REWRITE_MESSAGE_CHARS = 8 * 1024
+# A rewrite killed part way: 32 MiB, so the write is still going on when the kill arrives.
+KILLED_REWRITE_MESSAGE_COUNT = 256
+KILLED_REWRITE_MESSAGE_CHARS = 128 * 1024
 
 
 def _listing(directory: Path) -> set[str]:
@@ -2007,31 +2010,24 @@ def ses_then_refound_total(synapse: Implementation, ses_world: SesWorld, total: 
     )
 
 
-@when("另一个进程重写该会话历史时超出文件大小上限，被系统以 SIGXFSZ 杀死")
-def ses_when_rewrite_killed(ses_world: SesWorld) -> None:
-    import resource  # POSIX only, like fork
-
+@when("另一个进程在重写该会话历史的中途被杀死")
+def ses_when_rewrite_killed(synapse: Implementation, ses_world: SesWorld) -> None:
     session = ses_world.session
     ses_world.snapshot.update(
         listing=_listing(ses_world.sessions_dir), history_bytes=session.history_path.read_bytes()
     )
     big = [
-        _text_message("user", f"第 {i} 条：" + "x" * REWRITE_MESSAGE_CHARS)
-        for i in range(REWRITE_MESSAGE_COUNT)
+        _text_message("user", f"第 {i} 条：" + "x" * KILLED_REWRITE_MESSAGE_CHARS)
+        for i in range(KILLED_REWRITE_MESSAGE_COUNT)
     ]
-    pid = os.fork()
-    if pid == 0:  # the child: the kernel kills it with SIGXFSZ once a file it writes passes the limit
-        try:
-            signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
-            _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
-            resource.setrlimit(resource.RLIMIT_FSIZE, (REWRITE_FILE_SIZE_LIMIT, hard))
-            session.rewrite_history(big)
-        finally:
-            os._exit(0)
-    _, status = os.waitpid(pid, 0)
-    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXFSZ, (
-        f"setting up: the rewriting process should have been killed by SIGXFSZ, its status is {status}"
-    )
+    session_id, sessions_dir = session.id, ses_world.sessions_dir
+
+    def rewrite(other: Implementation) -> None:
+        resumed = other.find_session(session_id, sessions_dir)
+        assert resumed is not None
+        resumed.rewrite_history(big)
+
+    probes.killed_while_writing(synapse, sessions_dir, rewrite)
 
 
 @when("会话随后记录一轮 usage")
@@ -2163,34 +2159,18 @@ def ses_then_warned_per_value(caplog: pytest.LogCaptureFixture) -> None:
 def ses_when_processes_share_session(
     synapse: Implementation, ses_world: SesWorld, procs: int, each: int, rounds: int
 ) -> None:
-    import multiprocessing  # fork (POSIX) lets each child use this scenario's implementation as is
+    session_id, sessions_dir = ses_world.snapshot["session_id"], ses_world.sessions_dir
 
-    context = multiprocessing.get_context("fork")
-    barrier = context.Barrier(procs)
-    results: Any = context.Queue()
-    session_id = ses_world.snapshot["session_id"]
+    def worker(other: Implementation) -> None:
+        session = other.find_session(session_id, sessions_dir, pricing=SONNET_PRICING)
+        assert session is not None, f"a process could not find {session_id}"
+        number = os.getpid() if probes.in_process(other) else probes.implementation_pid(other)
+        for i in range(each):
+            session.append_message(_numbered("user", 1000 * number + i))
+            if i % (each // rounds) == 0:
+                session.update_usage({**dict.fromkeys(ROUND_KEYS, 0), "inputOther": 1})
 
-    def worker(number: int) -> None:
-        try:
-            session = synapse.find_session(session_id, ses_world.sessions_dir, pricing=SONNET_PRICING)
-            assert session is not None, f"process {number} could not find {session_id}"
-            barrier.wait(timeout=30)
-            for i in range(each):
-                session.append_message(_numbered("user", 1000 * number + i))
-                if i % (each // rounds) == 0:
-                    session.update_usage({**dict.fromkeys(ROUND_KEYS, 0), "inputOther": 1})
-            results.put(("ok", number))
-        except BaseException as exc:
-            results.put(("error", repr(exc)))
-
-    workers = [context.Process(target=worker, args=(n,)) for n in range(procs)]
-    for process in workers:
-        process.start()
-    outcomes = [results.get(timeout=120) for _ in workers]
-    for process in workers:
-        process.join(timeout=30)
-    errors = [detail for status, detail in outcomes if status != "ok"]
-    assert not errors, f"writing one session from several processes raised: {errors!r}"
+    probes.in_parallel_processes(synapse, procs, worker)
 
 
 @then(parsers.parse("历史文件应恰有 {count:d} 行消息"))

@@ -408,7 +408,10 @@ class ContextCompactor(CompactPort, Protocol):
     def restore_offloaded_content(self, messages: list[Message]) -> list[Message]:
         """A copy where offload references in ``tool`` messages carry the file content again; paths
         outside the offload directory are left alone and not read; a missing file becomes
-        ``[Content unavailable: <path>]``."""
+        ``[Content unavailable: <path>]``.  Only a regular file with one link on the directory's device,
+        reached without following a link and at most ``SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES`` bytes (read
+        when used; default 1048576) is read, without ever blocking; any other reference (a NUL in the
+        path included) keeps its text and a warning naming it is logged."""
         ...
 
     def cleanup_offloaded_files(self, retained: Sequence[str] | set[str] | frozenset[str] = ()) -> list[str]:

@@ -244,6 +244,7 @@ class CapabilityGuard:
         record: ScenarioOutcome,
     ) -> None:
         self._impl = impl
+        self.__wrapped__ = impl  # what probes look through to find the implementation's process
         self._declared = declared
         self._required = required
         self._record = record

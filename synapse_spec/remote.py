@@ -729,7 +729,9 @@ class RemoteClient:
 
 
 def server_of(impl: Any) -> ServerProcess | None:
-    """The server process behind an implementation object, or None in process."""
+    """The server process behind an implementation object (or a wrapper of one that sets
+    ``__wrapped__``), or None in process."""
+    impl = getattr(impl, "__wrapped__", impl)
     return impl.server if isinstance(impl, RemoteImplementation) else None
 
 
