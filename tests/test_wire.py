@@ -10,6 +10,7 @@ scenarios of that rule.
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import os
 import subprocess
@@ -278,3 +279,54 @@ def test_the_wire_run_fails_a_server_that_breaks_a_rule_only_its_process_shows(
     assert "failed" in run.stdout.strip().splitlines()[-1], run.stdout[-3000:]
     reference = _run_spec(area, scenario, SERVER)
     assert reference.returncode == 0, reference.stdout[-3000:]
+
+
+def _report(tmp_path: Path, area: str, ids: str, server: str, *extra: str) -> dict[str, str]:
+    """Scenario id -> status of a wire run, from its JSON report."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SYNAPSE_") and k != "PYTEST_ADDOPTS"}
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            f"features/{area}",
+            "-p",
+            "no:randomly",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "-m",
+            ids,
+            f"--synapse-server={server}",
+            f"--synapse-report={tmp_path}",
+            *extra,
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    report = json.loads((tmp_path / "synapse-spec.json").read_text(encoding="utf-8"))
+    return {s["id"]: s["status"] + (f": {s['message']}" if s["message"] else "") for s in report["scenarios"]}
+
+
+def test_live_settings_scenarios_are_not_applicable_to_a_server_that_reads_settings_at_build(
+    tmp_path: Path,
+) -> None:
+    statuses = _report(
+        tmp_path, "reader", "RDR-018 or RDR-001", f"{sys.executable} -m tests.wire_servers build"
+    )
+    assert statuses["RDR-001"] == "passed"
+    assert statuses["RDR-018"].startswith(
+        "not-applicable: changes a setting of a component that already exists"
+    )
+
+
+def test_validation_fails_the_scenario_at_a_message_the_schemas_reject(tmp_path: Path) -> None:
+    server = f"{sys.executable} -m tests.wire_servers bad-log"
+    assert _report(tmp_path / "plain", "reader", "RDR-001", server)["RDR-001"] == "passed"
+    checked = _report(tmp_path / "checked", "reader", "RDR-001", server, "--synapse-wire-validate")
+    assert checked["RDR-001"].startswith(("failed", "errored")), checked
+    assert "invalid wire messages" in checked["RDR-001"] and "log.schema.json" in checked["RDR-001"], checked
