@@ -8,7 +8,6 @@ import logging
 import os
 import re
 import shutil
-import signal
 import threading
 import time
 from collections.abc import Callable
