@@ -9,7 +9,7 @@ IMPL ?=
 MINIMAL_AREA ?= usage
 OVERTONE_SRC ?= .overtone-src
 
-.PHONY: spec spec-wire test determinism lint tox bench bench-quick mutation installed spec-js compliance-overtone clean
+.PHONY: spec spec-wire spec-loopback test determinism lint tox bench bench-quick mutation installed spec-js compliance-overtone clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,15 @@ spec: $(STAMP)
 spec-wire: $(STAMP)
 	$(BIN)/python -m pytest features/ --synapse-server="$(BIN)/python -m synapse_ref.server" --synapse-require=all \
 		--synapse-wire-validate --synapse-report=reports/wire
+
+## spec-loopback: the spec with every scripted model served over HTTP on 127.0.0.1, reached through the
+## implementation's own Anthropic and then OpenAI client (reports in reports/loopback-<provider>/)
+spec-loopback: $(STAMP)
+	for provider in anthropic openai; do \
+	  $(BIN)/python -m pytest features/ -q --synapse-llm=loopback:$$provider \
+	    $(if $(IMPL),--synapse-impl=$(IMPL),--synapse-require=all) --synapse-report=reports/loopback-$$provider \
+	    || exit 1; \
+	done
 
 ## test: every test: the spec, the harness's own tests and the command-line tests
 test: $(STAMP)

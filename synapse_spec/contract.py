@@ -1108,6 +1108,7 @@ CAPABILITY_FACTORIES: Mapping[str, frozenset[str]] = {
     "runner": frozenset({"agent_runner"}),
     "repl": frozenset({"repl_commands", "format_stream_text"}),
     "workflow": frozenset({"staged_workflow"}),
+    "llm-http": frozenset({"http_llm_client"}),
 }
 """Each capability and the members of :class:`Implementation` it stands for.  A scenario needs exactly the
 capabilities whose members its steps use; every other member (``name``, ``version``, ``capabilities``,
@@ -1125,3 +1126,21 @@ RETIRED_CAPABILITIES: Mapping[str, frozenset[str]] = {
     "agent": frozenset({"runner", "sanitizer", "stop-hooks"}),
 }
 """Capability names of earlier spec versions and what replaced them (spec 0.2.0 split ``agent``)."""
+
+LLM_HTTP = "llm-http"
+"""The capability of an implementation that has its own HTTP model client, offered through :class:`HttpLLMClientFactory`.  With
+``--synapse-llm=loopback:<provider>`` the spec runs its model-using scenarios through that client against
+a scripted model served on 127.0.0.1 (``synapse_spec.model_server``)."""
+
+
+@runtime_checkable
+class HttpLLMClientFactory(Protocol):
+    """What an implementation declaring ``llm-http`` also offers."""
+
+    def http_llm_client(self, provider: str, base_url: str, model: str, api_key: str) -> LLMClient:
+        """The implementation's real client for ``provider`` (``anthropic``: Messages API at
+        ``{base_url}/v1/messages``; ``openai``: chat completions at ``{base_url}/chat/completions``),
+        talking to ``base_url`` with ``api_key``.  It must honour the ``x-should-retry: false`` header
+        the loopback server sends with scripted failures (or not retry 5xx at all), so that each failure
+        is seen once."""
+        ...

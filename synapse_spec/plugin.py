@@ -17,6 +17,8 @@ environment where synapse-spec is installed; it stays out of the way until a run
   ``-k CTX_002`` and ``--synapse-id=CTX-002#2`` select it.  Reports and baselines key on these IDs.
 * ``--synapse-baseline=FILE`` runs an implementation's known failures; a listed scenario that passes fails
   the run as a stale entry.
+* ``--synapse-llm=loopback:anthropic|loopback:openai`` hands components the implementation's own HTTP
+  model client talking to the scenario's scripted model on 127.0.0.1 (``synapse_spec.loopback``).
 * At the end a per-feature table is printed and a JSON and a Markdown report are written
   (``--synapse-report=DIR``, default ``reports/``); JUnit XML and Cucumber JSON keep the statuses
   *not applicable* and *known failure* apart from passed and skipped.
@@ -34,6 +36,7 @@ from typing import Any, cast
 import pytest
 from _pytest.terminal import TerminalReporter
 
+from synapse_spec import loopback
 from synapse_spec.baseline import BaselineError, KnownFailure, entry_for, load_baseline
 from synapse_spec.catalog import SCENARIO_ID, example_id, known_ids, read_features
 from synapse_spec.contract import (
@@ -122,6 +125,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="IDS",
         help="run only these scenarios or examples (CTX-002, CTX-002#2), comma-separated; repeatable",
     )
+    loopback.add_option(group)
 
 
 def load_implementation(spec: str) -> Callable[[], Implementation]:
@@ -273,7 +277,8 @@ def synapse(request: pytest.FixtureRequest) -> Implementation:
     except Exception as exc:
         record.status = "errored"
         pytest.fail(f"creating the implementation failed: {type(exc).__name__}: {exc}", pytrace=False)
-    return cast(Implementation, CapabilityGuard(impl, info.capabilities, run.required, record))
+    guarded = cast(Implementation, CapabilityGuard(impl, info.capabilities, run.required, record))
+    return loopback.wrap(request, guarded)
 
 
 @pytest.fixture(autouse=True)
