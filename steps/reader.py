@@ -32,7 +32,7 @@ ELLIPSIS = "..."
 class ReaderContext:
     """What one scenario has set up and observed."""
 
-    reader: contract.ConversationReader
+    synapse: contract.Implementation
     tmp_path: Path
     caplog: pytest.LogCaptureFixture
     path: Path | None = None
@@ -63,6 +63,16 @@ class ReaderContext:
     expected_estimates: dict[str, int] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
     warnings_failures: list[str] = field(default_factory=list)
+    built: contract.ConversationReader | None = None
+
+    @property
+    def reader(self) -> contract.ConversationReader:
+        """Built on first use, after the Given steps set the scenario's settings (so an implementation
+        that reads settings when it builds a component sees them); ``@live-settings`` scenarios build it
+        at the start, before any setting changes."""
+        if self.built is None:
+            self.built = self.synapse.conversation_reader()
+        return self.built
 
     def call(self, action: Callable[[], Any]) -> Any:
         """Run one reader call, keeping its exception and the warnings it logged for the Then steps."""
@@ -98,10 +108,16 @@ class ReaderContext:
 
 @pytest.fixture
 def reader_ctx(
-    synapse: contract.Implementation, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    synapse: contract.Implementation,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    request: pytest.FixtureRequest,
 ) -> ReaderContext:
     caplog.set_level(logging.WARNING)
-    return ReaderContext(reader=synapse.conversation_reader(), tmp_path=tmp_path, caplog=caplog)
+    context = ReaderContext(synapse=synapse, tmp_path=tmp_path, caplog=caplog)
+    if request.node.get_closest_marker("live-settings") is not None:
+        assert context.reader is not None  # the settings change on a reader that already exists
+    return context
 
 
 def _docstring_lines(docstring: str) -> list[str]:
@@ -974,8 +990,9 @@ def reader_call_truncated_measured(
     path = reader_ctx.path
     assert path is not None
     reader_ctx.max_chars = max_chars
+    reader = reader_ctx.reader  # built before counting: only the call's own reads are measured
     with probes.process_io(synapse) as io_count:
-        reader_ctx.turns = reader_ctx.call(lambda: reader_ctx.reader.read_truncated(str(path), max_chars))
+        reader_ctx.turns = reader_ctx.call(lambda: reader.read_truncated(str(path), max_chars))
     reader_ctx.bytes_read = io_count.bytes_read
     reader_ctx.bytes_measure = io_count.measure
 

@@ -1128,7 +1128,8 @@ RETIRED_CAPABILITIES: Mapping[str, frozenset[str]] = {
 """Capability names of earlier spec versions and what replaced them (spec 0.2.0 split ``agent``)."""
 
 LLM_HTTP = "llm-http"
-"""The capability of an implementation that has its own HTTP model client, offered through :class:`HttpLLMClientFactory`.  With
+"""The capability of an implementation that has its own HTTP model client, offered through
+:class:`HttpLLMClientFactory`.  With
 ``--synapse-llm=loopback:<provider>`` the spec runs its model-using scenarios through that client against
 a scripted model served on 127.0.0.1 (``synapse_spec.model_server``)."""
 

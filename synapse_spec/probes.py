@@ -351,7 +351,11 @@ def killed_while_writing(
             other = remote.spawn()
             worker = threading.Thread(target=_ignore_errors, args=(work, other), daemon=True)
             worker.start()
-            pid, finished = implementation_pid(other), lambda: not worker.is_alive()
+            pid = implementation_pid(other)
+
+            def finished() -> bool:
+                return not worker.is_alive()
+
         else:
             pid = os.fork()
             if pid == 0:  # the child: do the work; the parent kills it part way
@@ -359,7 +363,10 @@ def killed_while_writing(
                     work(synapse)
                 finally:
                     os._exit(0)
-            finished = lambda: os.waitpid(pid, os.WNOHANG)[0] != 0  # noqa: E731
+
+            def finished() -> bool:
+                return os.waitpid(pid, os.WNOHANG)[0] != 0
+
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             created = _created_names(fd)
@@ -383,7 +390,7 @@ def _ignore_errors(work: Callable[[Any], object], implementation: Any) -> None:
 
 
 def _created_names(fd: int) -> list[str]:
-    names = []
+    names: list[str] = []
     while True:
         try:
             data = os.read(fd, 65536)

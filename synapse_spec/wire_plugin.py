@@ -118,9 +118,9 @@ def _tag_reason(item: pytest.Item, tag: str) -> str:
     from synapse_spec.plugin import _scenario_of
 
     found = _scenario_of(item)
-    scenario = found[0] if found is not None else None
-    if scenario is None:
+    if found is None:
         return ""
+    scenario = found[0]
     path = scenario.feature.filename
     try:
         lines = open(path, encoding="utf-8").read().splitlines()  # noqa: SIM115

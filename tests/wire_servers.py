@@ -2,6 +2,8 @@
 
 ``python -m tests.wire_servers build``: announces ``"settings": "build"`` (settings fixed when a component
 is built), so ``@live-settings`` scenarios are not applicable to it.
+``python -m tests.wire_servers restart``: reads settings only at start-up, like a server that cannot change
+them later: ``configure`` with settings other than its own answers ``{"restart": true}``.
 ``python -m tests.wire_servers bad-log``: sends log levels the protocol does not know (``warn``), which
 ``--synapse-wire-validate`` must reject.
 """
@@ -9,6 +11,7 @@ is built), so ``@live-settings`` scenarios are not applicable to it.
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from typing import Any
 
@@ -24,6 +27,19 @@ def main(argv: list[str]) -> int:
             return {**hello(self), "settings": "build"}
 
         server.Server.hello = build_hello  # type: ignore[method-assign]
+    elif mode == "restart":
+        hello = server.Server.hello
+
+        def restart_hello(self: server.Server) -> dict[str, Any]:
+            return {**hello(self), "settings": "build"}
+
+        def configure(self: server.Server, env: dict[str, str]) -> dict[str, bool] | None:
+            own = {k: v for k, v in os.environ.items() if k in env or k.startswith("SYNAPSE_")}
+            own.pop("SYNAPSE_WIRE_SYNC_FD", None)
+            return None if own == env else {"restart": True}
+
+        server.Server.hello = restart_hello  # type: ignore[method-assign]
+        server.Server.configure = configure  # type: ignore[assignment,method-assign]
     elif mode == "bad-log":
         emit = server._LogForwarder.emit
 
