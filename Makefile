@@ -6,8 +6,10 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 IMPL ?=
+MINIMAL_AREA ?= usage
+OVERTONE_SRC ?= .overtone-src
 
-.PHONY: spec spec-wire spec-loopback test determinism lint tox bench bench-quick mutation installed clean
+.PHONY: spec spec-wire spec-loopback test determinism lint tox bench bench-quick mutation installed spec-js compliance-overtone clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -70,6 +72,24 @@ installed: $(STAMP)
 	$(PYTHON) -m venv "$$outside/venv"; \
 	"$$outside/venv/bin/python" -m pip install --quiet "$$outside"/dist/synapse_spec-*.whl; \
 	cd "$$outside" && "$$outside/venv/bin/synapse-spec" run --impl synapse_ref.adapter --require all -- -q
+
+## spec-js: the JavaScript servers' own checks: wire-js's unit tests, and the spec through the wire against
+## the minimal server (every scenario of its area passes, the rest is not applicable)
+spec-js: $(STAMP)
+	node=$$(harnesses/node.sh) && \
+	$$node --test harnesses/wire-js/test/*.test.mjs && \
+	$(BIN)/python -m pytest features/ -p no:randomly --synapse-report= -q \
+		--synapse-server="$$node harnesses/javascript-minimal/server.mjs" --synapse-require=$(MINIMAL_AREA)
+
+## compliance-overtone: the whole spec against the original Overtone (OVERTONE_SRC: its tree, prepared by
+## harnesses/javascript-overtone/setup.sh; OVERTONE_MIRROR: a local bare mirror to take it from)
+compliance-overtone: $(STAMP)
+	harnesses/javascript-overtone/setup.sh $(OVERTONE_SRC)
+	node=$$(harnesses/node.sh) && \
+	OVERTONE_SRC=$(abspath $(OVERTONE_SRC)) $(BIN)/python -m pytest features/ -p no:randomly -q --tb=line \
+		--synapse-server="$$node harnesses/javascript-overtone/server.mjs" \
+		--synapse-report=compliance/overtone; test $$? -le 1
+	$(BIN)/python -m tools.compliance
 
 clean:
 	rm -rf $(VENV) .tox reports .pytest_cache .mypy_cache .ruff_cache build
