@@ -222,21 +222,12 @@ export function logLevel(name) {
 }
 
 /**
- * The text of a record: the original's message, then its structured data as JSON (what its log file holds
- * next to the message); an `error` inside the data is also returned to travel as the record's error.
+ * A record of the original's logger as the protocol carries it: the message as the original wrote it, and
+ * the error its structured data holds (the protocol's `log` has no field for the rest of that data).
  */
 export function logRecord(message, data) {
   let error;
   if (data instanceof Error) error = data;
   else if (data && typeof data === "object" && data.error instanceof Error) error = data.error;
-  if (data === undefined) return { message: String(message), error };
-  let text;
-  try {
-    text = JSON.stringify(data, (_key, value) =>
-      value instanceof Error ? { name: value.name, message: value.message } : value,
-    );
-  } catch {
-    text = String(data);
-  }
-  return { message: `${message} ${text}`, error };
+  return { message: String(message), error };
 }

@@ -722,7 +722,11 @@ const factories = {
   },
 };
 
+// bun reads the home directory once, at start-up, where node reads $HOME on every call.  The original reads
+// `os.homedir()` at import (its pricing file, log directory, skills and tools roots); with this, modules
+// loaded after a `configure` see the scenario's HOME, as a process started with it would.
 const startHome = os.homedir();
+os.homedir = () => process.env.HOME || startHome;
 
 serve({
   name: 'synapse-agent',
@@ -732,8 +736,6 @@ serve({
   factories,
   properties: { stop_hook_marker: up('core/hooks/hook-registry.ts').STOP_HOOK_MARKER },
   onConfigure(env: Record<string, string>) {
-    // bun reads the home directory once, at start-up: a scenario with another HOME needs a new process.
-    if (env.HOME && path.resolve(env.HOME) !== path.resolve(startHome)) return { restart: true };
     // The original writes its log file below ~/.synapse/logs unless told not to; the kit reads the records
     // as `log` notifications instead, so a scenario's directories hold only what the original writes there.
     if (env.SYNAPSE_LOG_TO_FILE === undefined) process.env.SYNAPSE_LOG_TO_FILE = 'false';
