@@ -713,6 +713,16 @@ class CompactingRunner(Protocol):
     async def force_compact(self) -> CompactResult: ...
 
 
+class ReplRunner(CompactingRunner, Protocol):
+    """What the REPL commands use of a runner: ``/compact`` needs ``force_compact``; ``/cost`` and
+    ``/clear`` use ``get_session_usage`` / ``clear_session`` only when the runner has them (over the wire
+    a runner announces exactly the members it has)."""
+
+    def get_session_usage(self) -> SessionUsageRecord | None: ...
+
+    def clear_session(self) -> None: ...
+
+
 class ToolCatalog(Protocol):
     """The source of ``/tools`` (``McpInstaller`` in the original): its listing starts with a
     ``Found N tools`` line."""
@@ -1052,7 +1062,7 @@ class Implementation(Protocol):
     def repl_commands(
         self,
         *,
-        runner: CompactingRunner | None = None,
+        runner: ReplRunner | None = None,
         synapse_home: SynapseHome | None = None,
         tool_catalog: ToolCatalog | None = None,
     ) -> ReplCommands:

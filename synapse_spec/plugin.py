@@ -27,6 +27,9 @@ from synapse_spec.baseline import BaselineError, KnownFailure, load_baseline
 from synapse_spec.contract import CAPABILITIES, Implementation
 from synapse_spec.report import ScenarioOutcome, build_report, ran, render_table, write_reports
 
+# --synapse-server: the implementation in another process, over the wire protocol.
+pytest_plugins = ["synapse_spec.wire_plugin"]
+
 DEFAULT_IMPL = "synapse_ref.adapter:implementation"
 NOT_APPLICABLE = "not applicable: "
 

@@ -1,0 +1,736 @@
+"""The kit's client of the Synapse wire protocol: an implementation in another process, in any language.
+
+``pytest features/ --synapse-server="<command>"`` (env ``SYNAPSE_SERVER``) starts the command, says
+``hello`` and hands the step definitions an object that satisfies ``synapse_spec.contract.Implementation``:
+every component is a proxy typed from the contract (properties, synchronous methods, coroutines for async
+members; records arrive as attribute-access objects, ``Path`` annotations as paths, JSON data as dicts).
+Kit objects passed as arguments (the scripted model, doubles, the token counter, sleeps, clocks) become
+ports exposing the members of the parameter's contract Protocol that they have; the server calls them
+back, and a thread of this client answers (nested requests included).  ``log`` notifications are re-emitted
+as ``logging`` records.  PROTOCOL.md is the normative description.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import inspect
+import json
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from typing import IO, Any
+
+from synapse_spec import contract
+from synapse_spec.protocol.codec import Codec, Record, error_json, make_error
+from synapse_spec.protocol.rpc import PROTOCOL_VERSION, Peer, dumps
+from synapse_spec.protocol.shapes import ANY, Member, Shape, protocol_info, protocol_named
+from synapse_spec.scripted_llm import ScriptedLLM
+
+KIT_VARIABLES = frozenset(
+    {"SYNAPSE_IMPL", "SYNAPSE_BASELINE", "SYNAPSE_SERVER", "SYNAPSE_REQUIRE", "SYNAPSE_WIRE_SYNC_FD"}
+)
+"""Environment variables of the kit itself, never sent to a server as settings."""
+
+OTHER_SETTINGS = frozenset({"CLAUDE_SESSION_ID"})
+"""Variables outside ``SYNAPSE_*`` that the spec sets as settings (the hook's fallback session id)."""
+
+DEFAULT_TIMEOUT = float(os.environ.get("SYNAPSE_WIRE_TIMEOUT", "300"))
+STDERR_TAIL = 40
+
+_local = threading.local()
+
+
+class ServerCrashed(RuntimeError):
+    """The server process ended while a scenario used it."""
+
+
+class ServerError(RuntimeError):
+    """The server broke the protocol (a bad hello, a message that is not JSON-RPC)."""
+
+
+def _in_sync_callback() -> bool:
+    return bool(getattr(_local, "sync", False))
+
+
+# --------------------------------------------------------------------------------------------------------
+# Proxies of server objects
+# --------------------------------------------------------------------------------------------------------
+
+
+class RemoteObject:
+    """A server object, typed by its contract Protocol."""
+
+    def __init__(self, server: ServerProcess, handle: int, proto: type | None, type_name: str) -> None:
+        self._server = server
+        self._handle = handle
+        self._proto = proto
+        self._type = type_name
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        member = protocol_info(self._proto).members.get(name) if self._proto is not None else None
+        if member is None:
+            raise AttributeError(f"{self._type} (server object {self._handle}) has no member {name!r}")
+        if member.kind == "property":
+            return self._server.get(self._handle, member)
+        if member.kind == "async":
+
+            async def call_async(*args: Any, **kwargs: Any) -> Any:
+                return await self._server.call_async(self._handle, member, args, kwargs)
+
+            call_async.__name__ = name
+            return call_async
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return self._server.call(self._handle, member, args, kwargs)
+
+        call.__name__ = name
+        return call
+
+    def __repr__(self) -> str:
+        return f"<remote {self._type} {self._handle}>"
+
+
+class RemoteFunction:
+    """A server function (a hook context's ``on_progress``, ...)."""
+
+    def __init__(self, server: ServerProcess, handle: int, call: str) -> None:
+        self._server = server
+        self._handle = handle
+        self._call = call
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._call == "async":
+            return self._server.call_async(self._handle, None, args, kwargs)
+        return self._server.call(self._handle, None, args, kwargs)
+
+    def __repr__(self) -> str:
+        return f"<remote {self._call} function {self._handle}>"
+
+
+class RemoteImplementation(RemoteObject):
+    """Handle 0: what the ``synapse`` fixture hands the steps.  ``scripted_llm`` is the kit's own."""
+
+    def __init__(self, server: ServerProcess) -> None:
+        super().__init__(server, 0, contract.Implementation, "Implementation")
+        hello = server.hello
+        self.name: str = str(hello.get("name", "server"))
+        self.version: str = str(hello.get("version", "?"))
+        self.capabilities: frozenset[str] = frozenset(hello.get("capabilities", ()))
+
+    def scripted_llm(self, model: str) -> ScriptedLLM:
+        return ScriptedLLM(model)
+
+    @property
+    def server(self) -> ServerProcess:
+        return self._server
+
+
+# --------------------------------------------------------------------------------------------------------
+# Values: the kit's side of the codec
+# --------------------------------------------------------------------------------------------------------
+
+
+class KitCodec(Codec):
+    """Kit objects become ports; server references become (identical) proxies."""
+
+    def __init__(self, server: ServerProcess) -> None:
+        self.server = server
+        self.lock = threading.RLock()
+        self.clear()
+
+    def clear(self) -> None:
+        with self.lock:
+            self.ports: dict[int, tuple[Any, type | None, Shape]] = {}
+            self.port_ids: dict[int, int] = {}
+            self.proxies: dict[int, Any] = {}
+            self.next_port = 1
+
+    def is_reference(self, value: Any) -> bool:
+        return isinstance(value, (RemoteObject, RemoteFunction))
+
+    def encode_object(self, value: Any, shape: Shape) -> Any:
+        if isinstance(value, RemoteObject):
+            return {"$handle": value._handle, "type": value._type}
+        if isinstance(value, RemoteFunction):
+            return {"$handle": value._handle, "type": "callable", "call": value._call}
+        with self.lock:
+            port = self.port_ids.get(id(value))
+            if port is not None:
+                _, proto, known = self.ports[port]
+                return self._port_json(port, value, proto, known)
+            proto = shape.proto if shape.kind == "object" else None
+            if proto is None and shape.kind != "callable":
+                if callable(value):
+                    shape = Shape("callable", items=(ANY,), call="either")
+                else:
+                    raise TypeError(f"cannot pass {value!r} to the server: its contract type is unknown")
+            port = self.next_port
+            self.next_port += 1
+            self.ports[port] = (value, proto, shape)
+            self.port_ids[id(value)] = port
+            return self._port_json(port, value, proto, shape)
+
+    @staticmethod
+    def _port_json(port: int, value: Any, proto: type | None, shape: Shape) -> dict[str, Any]:
+        if proto is None:
+            call = shape.call
+            if call not in ("sync", "async"):
+                call = "async" if _is_async_callable(value) else "sync"
+            return {"$port": port, "type": "callable", "call": call}
+        members = {
+            name: member.kind
+            for name, member in protocol_info(proto).members.items()
+            if _has_member(value, name)
+        }
+        return {"$port": port, "type": proto.__name__, "members": members}
+
+    def decode_ref(self, value: dict[str, Any], shape: Shape) -> Any:
+        if "$port" in value:
+            with self.lock:
+                entry = self.ports.get(int(value["$port"]))
+            if entry is None:
+                raise ServerError(f"the server sent back an unknown port {value!r}")
+            return entry[0]
+        handle = int(value["$handle"])
+        with self.lock:
+            proxy = self.proxies.get(handle)
+            if proxy is None:
+                type_name = str(value.get("type", "object"))
+                if type_name == "callable":
+                    proxy = RemoteFunction(self.server, handle, str(value.get("call", "sync")))
+                else:
+                    proto = protocol_named(type_name) or (shape.proto if shape.kind == "object" else None)
+                    proxy = RemoteObject(self.server, handle, proto, type_name)
+                self.proxies[handle] = proxy
+            return proxy
+
+
+def _has_member(value: Any, name: str) -> bool:
+    try:
+        inspect.getattr_static(value, name)
+        return True
+    except AttributeError:
+        return hasattr(value, name)
+
+
+def _is_async_callable(value: Any) -> bool:
+    if inspect.iscoroutinefunction(value):
+        return True
+    return inspect.iscoroutinefunction(type(value).__call__) or type(value).__name__ == "AsyncMock"
+
+
+def _bind(member: Member, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+    """Positional parameters (even when passed by name) travel in order; keyword-only ones by name."""
+    positional = member.positional
+    args_out = list(args)
+    rest = dict(kwargs)
+    named = [p for p in positional[len(args_out) :] if p.name in rest]
+    if named:
+        for param in positional[len(args_out) :]:
+            if param.name in rest:
+                args_out.append(rest.pop(param.name))
+            elif any(p.name in rest for p in positional[len(args_out) :]):
+                args_out.append(_default(member, param.name))
+            else:
+                break
+    return args_out, rest
+
+
+def _default(member: Member, name: str) -> Any:
+    proto = protocol_named(member.owner)
+    func = getattr(proto, member.name)
+    return inspect.signature(func).parameters[name].default
+
+
+# --------------------------------------------------------------------------------------------------------
+# One server process
+# --------------------------------------------------------------------------------------------------------
+
+
+class WireTap:
+    """Sees every message: the transcript (``--synapse-wire-log``) and schema validation
+    (``--synapse-wire-validate``)."""
+
+    def __init__(
+        self, log_path: str | None, validator: Callable[[str, dict[str, Any]], str | None] | None
+    ) -> None:
+        self.lock = threading.Lock()
+        self.log: IO[str] | None = open(log_path, "a", encoding="utf-8") if log_path else None  # noqa: SIM115
+        self.validator = validator
+        self.errors: list[str] = []
+        self.messages = 0
+
+    def see(self, direction: str, message: dict[str, Any], line: str) -> None:
+        with self.lock:
+            self.messages += 1
+            if self.log is not None:
+                self.log.write(f"{direction} {line}\n")
+                self.log.flush()
+            if self.validator is not None:
+                problem = self.validator(direction, message)
+                if problem is not None:
+                    self.errors.append(f"{direction} {line[:400]}\n    {problem}")
+
+    def take_errors(self) -> list[str]:
+        with self.lock:
+            errors, self.errors = self.errors, []
+            return errors
+
+    def close(self) -> None:
+        if self.log is not None:
+            self.log.close()
+
+
+class ServerProcess:
+    """One running server: its pipes, the thread that reads it, and what its ``hello`` said."""
+
+    def __init__(self, command: str, tap: WireTap, *, label: str = "") -> None:
+        self.command = command
+        self.tap = tap
+        self.label = label
+        self.scenario = ""
+        self.home = tempfile.mkdtemp(prefix="synapse-server-home-")
+        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL)
+        self.codec = KitCodec(self)
+        self.peer = Peer(self._write)
+        self.write_lock = threading.Lock()
+        self.sent_env: dict[str, str] | None = None
+        self.loops_lock = threading.Lock()
+        self.awaiting: dict[asyncio.AbstractEventLoop, int] = {}
+        self.blocked: set[asyncio.AbstractEventLoop] = set()
+        self.sync_read, self.sync_write = os.pipe()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SYNAPSE_")}
+        env.update(
+            SYNAPSE_WIRE_SYNC_FD="3",
+            HOME=self.home,
+            PATH=os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", ""),
+        )
+        sync_read = self.sync_read
+
+        def child_setup() -> None:
+            os.dup2(sync_read, 3)
+
+        self.proc = subprocess.Popen(
+            ["/bin/sh", "-c", command],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            pass_fds=(3,),
+            preexec_fn=child_setup,
+        )
+        os.close(self.sync_read)
+        self.sync_stream = os.fdopen(self.sync_write, "w", encoding="utf-8")
+        assert self.proc.stdin is not None and self.proc.stdout is not None and self.proc.stderr is not None
+        self.stdin = self.proc.stdin
+        self.exit_error: ServerCrashed | None = None
+        threading.Thread(target=self._read_stderr, daemon=True, name="synapse-server-stderr").start()
+        threading.Thread(target=self._read_stdout, daemon=True, name="synapse-server-reader").start()
+        try:
+            self.hello: dict[str, Any] = self.peer.request(
+                "hello",
+                {
+                    "protocolVersion": PROTOCOL_VERSION,
+                    "kit": {"name": "synapse-spec", "version": _kit_version()},
+                    "spec": {"version": _kit_version()},
+                },
+                timeout=60,
+            )
+        except BaseException:
+            self.close()
+            raise
+        self._check_hello()
+        self.pid = int(self.hello["pid"])
+        self.sync_channel = str(self.hello.get("syncChannel", "stdin"))
+
+    def _check_hello(self) -> None:
+        hello = self.hello
+        if not isinstance(hello, dict):
+            raise ServerError(f"{self.command}: hello answered {hello!r}, not an object")
+        version = str(hello.get("protocolVersion", ""))
+        if version.split(".")[0] != PROTOCOL_VERSION.split(".")[0]:
+            raise ServerError(
+                f"{self.command} speaks protocol {version!r}; the kit speaks {PROTOCOL_VERSION}"
+            )
+        unknown = set(hello.get("capabilities", ())) - contract.CAPABILITIES
+        if unknown:
+            raise ServerError(f"{self.command} declares unknown capabilities: {', '.join(sorted(unknown))}")
+        if not isinstance(hello.get("pid"), int):
+            raise ServerError(f"{self.command}: hello has no pid")
+
+    # -- transport ---------------------------------------------------------------------------------------
+    def _write(self, message: dict[str, Any], sync: bool) -> None:
+        line = dumps(message)
+        to_fd = sync and getattr(self, "sync_channel", "stdin") == "fd"
+        self.tap.see("kit>fd3" if to_fd else "kit>server", message, line)
+        with self.write_lock:
+            try:
+                stream = self.sync_stream if to_fd else self.stdin
+                stream.write((line + "\n") if to_fd else (line + "\n").encode("utf-8"))  # type: ignore[arg-type]
+                stream.flush()
+            except (BrokenPipeError, OSError, ValueError) as exc:
+                raise self._crash_error(f"writing to it failed ({exc})") from None
+
+    def _read_stdout(self) -> None:
+        assert self.proc.stdout is not None
+        for raw in self.proc.stdout:
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            if not line.strip():
+                continue
+            try:
+                message = json.loads(line)
+            except ValueError:
+                self.stderr_tail.append(f"[not JSON on stdout] {line[:200]}")
+                self.tap.see("server>kit", {}, line)
+                continue
+            self.tap.see("server>kit", message if isinstance(message, dict) else {}, line)
+            if not isinstance(message, dict):
+                continue
+            try:
+                self._route(message)
+            except Exception as exc:  # a bad message must never kill the reader
+                self.stderr_tail.append(f"[kit] cannot handle {line[:200]}: {exc!r}")
+        self.proc.wait()
+        self.exit_error = self._crash_error(f"it exited with status {self.proc.returncode}")
+        self.peer.close(self.exit_error)
+
+    def _read_stderr(self) -> None:
+        assert self.proc.stderr is not None
+        for raw in self.proc.stderr:
+            self.stderr_tail.append(raw.decode("utf-8", "replace").rstrip("\n"))
+
+    def _crash_error(self, what: str) -> ServerCrashed:
+        time.sleep(0.05)  # let the stderr reader catch the last lines
+        tail = "\n".join(f"    {line}" for line in self.stderr_tail) or "    (nothing)"
+        where = f" in scenario {self.scenario}" if self.scenario else ""
+        return ServerCrashed(f"the server `{self.command}`{where}: {what}; the end of its stderr:\n{tail}")
+
+    def _route(self, message: dict[str, Any]) -> None:
+        method = message.get("method")
+        if method is None:
+            self.peer.settle(message)
+        elif method == "log":
+            _emit_log(message.get("params") or {})
+        elif method in ("port.call", "port.get"):
+            threading.Thread(target=self._serve_callback, args=(message,), daemon=True).start()
+        elif "id" in message:
+            self.peer.respond(message["id"], error=make_error("ProtocolError", f"unknown method {method!r}"))
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None and self.exit_error is None
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.peer.notify("shutdown", {})
+        for stream in (self.stdin, self.sync_stream):
+            with contextlib.suppress(Exception):
+                stream.close()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        shutil.rmtree(self.home, ignore_errors=True)
+
+    # -- requests ----------------------------------------------------------------------------------------
+    def configure(self, force: bool = False) -> None:
+        env = scenario_environment(self.home)
+        if force or env != self.sent_env:
+            result = self._request("configure", {"env": env})
+            self.sent_env = env
+            if isinstance(result, dict) and result.get("restart"):
+                raise ServerError(
+                    f"{self.command} asked to be restarted for new settings while the scenario holds its "
+                    "objects"
+                )
+
+    def reset(self, scenario: str) -> None:
+        self.scenario = scenario
+        self.codec.clear()
+        self._request("reset", {})
+        self.configure(force=True)
+
+    def _request(self, method: str, params: dict[str, Any]) -> Any:
+        if self.exit_error is not None:
+            raise self.exit_error
+        loop = _running_loop()
+        if loop is not None:
+            with self.loops_lock:
+                self.blocked.add(loop)
+        try:
+            return self.peer.request(method, params, sync=_in_sync_callback(), timeout=DEFAULT_TIMEOUT)
+        finally:
+            if loop is not None:
+                with self.loops_lock:
+                    self.blocked.discard(loop)
+
+    def _free_loop(self) -> asyncio.AbstractEventLoop | None:
+        """The event loop of a scenario coroutine that is awaiting the server right now: the kit's async
+        callbacks run there, as they would in process (a double may await a future of that loop)."""
+        with self.loops_lock:
+            for loop in reversed(self.awaiting):
+                if loop not in self.blocked and loop.is_running():
+                    return loop
+        return None
+
+    def _params(
+        self, handle: int, member: Member | None, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> dict[str, Any]:
+        if member is None:
+            return {
+                "target": handle,
+                "method": None,
+                "args": [self.codec.encode(a) for a in args],
+                "kwargs": {k: self.codec.encode(v) for k, v in kwargs.items()},
+            }
+        bound, rest = _bind(member, args, kwargs)
+        positional = member.positional
+        keywords = member.keywords
+        unknown = set(rest) - set(keywords)
+        if unknown:
+            raise TypeError(f"{member.name}() got unexpected keyword arguments {sorted(unknown)}")
+        return {
+            "target": handle,
+            "method": member.name,
+            "args": [
+                self.codec.encode(a, positional[i].shape if i < len(positional) else ANY)
+                for i, a in enumerate(bound)
+            ],
+            "kwargs": {k: self.codec.encode(v, keywords[k].shape) for k, v in rest.items()},
+        }
+
+    def call(self, handle: int, member: Member | None, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        self.configure()
+        result = self._request("call", self._params(handle, member, args, kwargs))
+        return self.codec.decode(result, member.result if member is not None else ANY)
+
+    async def call_async(
+        self, handle: int, member: Member | None, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Any:
+        self.configure()
+        if self.exit_error is not None:
+            raise self.exit_error
+        params = self._params(handle, member, args, kwargs)
+        if _in_sync_callback():
+            result = self.peer.request("call", params, sync=True, timeout=DEFAULT_TIMEOUT)
+        else:
+            loop = asyncio.get_running_loop()
+            with self.loops_lock:
+                self.awaiting[loop] = self.awaiting.get(loop, 0) + 1
+            try:
+                result = await asyncio.wait_for(self.peer.request_async("call", params), DEFAULT_TIMEOUT)
+            finally:
+                with self.loops_lock:
+                    self.awaiting[loop] -= 1
+                    if not self.awaiting[loop]:
+                        del self.awaiting[loop]
+        return self.codec.decode(result, member.result if member is not None else ANY)
+
+    def get(self, handle: int, member: Member) -> Any:
+        self.configure()
+        result = self._request("get", {"target": handle, "name": member.name})
+        return self.codec.decode(result, member.result)
+
+    # -- callbacks from the server -----------------------------------------------------------------------
+    def _serve_callback(self, message: dict[str, Any]) -> None:
+        params = message.get("params") or {}
+        sync = bool(params.get("sync"))
+        _local.sync = sync
+        request_id = message.get("id")
+        try:
+            result = self._callback(message.get("method"), params)
+        except BaseException as error:
+            if request_id is not None:
+                with contextlib.suppress(ServerCrashed):
+                    self.peer.respond(request_id, error=error, sync=sync)
+            return
+        if request_id is not None:
+            with contextlib.suppress(ServerCrashed):
+                self.peer.respond(request_id, result, sync=sync)
+
+    def _callback(self, method: Any, params: dict[str, Any]) -> Any:
+        with self.codec.lock:
+            entry = self.codec.ports.get(int(params.get("port", -1)))
+        if entry is None:
+            raise make_error("ProtocolError", f"unknown port {params.get('port')!r}")
+        obj, proto, shape = entry
+        name = params.get("member")
+        if name is None:
+            func, param_shapes, result_shape = (
+                obj,
+                list(shape.params),
+                (shape.items[0] if shape.items else ANY),
+            )
+            keywords: dict[str, Shape] = {}
+        else:
+            member = protocol_info(proto).members.get(str(name)) if proto is not None else None
+            if member is None or not _has_member(obj, str(name)):
+                raise make_error("ProtocolError", f"the port has no member {name!r}")
+            if method == "port.get":
+                return self.codec.encode(getattr(obj, member.name), member.result)
+            func = getattr(obj, member.name)
+            param_shapes = [p.shape for p in member.positional]
+            keywords = {k: p.shape for k, p in member.keywords.items()}
+            result_shape = member.result
+        args = [
+            self.codec.decode(a, param_shapes[i] if i < len(param_shapes) else ANY)
+            for i, a in enumerate(params.get("args") or [])
+        ]
+        kwargs = {
+            str(k): self.codec.decode(v, keywords.get(str(k), ANY))
+            for k, v in (params.get("kwargs") or {}).items()
+        }
+        result = func(*args, **kwargs)
+        if inspect.isawaitable(result):
+            loop = None if _in_sync_callback() else self._free_loop()
+            if loop is not None:
+                result = asyncio.run_coroutine_threadsafe(_awaited(result), loop).result(DEFAULT_TIMEOUT)
+            else:
+                result = _run_awaitable(result)
+        return self.codec.encode(result, result_shape)
+
+
+async def _awaited(awaitable: Any) -> Any:
+    return await awaitable
+
+
+def _run_awaitable(awaitable: Any) -> Any:
+    return asyncio.run(_awaited(awaitable))
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def _emit_log(params: dict[str, Any]) -> None:
+    """A ``log`` notification as a ``logging`` record on its logger, as if logged in this process."""
+    level = logging.getLevelName(str(params.get("level", "info")).upper())
+    if not isinstance(level, int):
+        level = logging.INFO
+    logger = logging.getLogger(str(params.get("logger") or "synapse"))
+    if not logger.isEnabledFor(level):
+        return
+    error = params.get("error")
+    exc_info = None
+    if isinstance(error, dict):
+        exc = make_error(str(error.get("name", "Error")), str(error.get("message", "")))
+        exc_info = (type(exc), exc, None)
+    record = logger.makeRecord(
+        logger.name, level, "<server>", 0, str(params.get("message", "")), (), exc_info
+    )
+    if isinstance(error, dict):
+        record.error_name = str(error.get("name", ""))
+        record.error_message = str(error.get("message", ""))
+    logger.handle(record)
+
+
+def scenario_environment(private_home: str) -> dict[str, str]:
+    """The settings a server gets: every ``SYNAPSE_*`` of the scenario, and ``HOME`` when the scenario set
+    its own (the user's real home never reaches a server)."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if (k.startswith("SYNAPSE_") and k not in KIT_VARIABLES) or k in OTHER_SETTINGS
+    }
+    home = os.environ.get("HOME")
+    env["HOME"] = home if home and home != _ORIGINAL_HOME else private_home
+    return env
+
+
+_ORIGINAL_HOME = os.environ.get("HOME")
+
+
+def _kit_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("synapse-spec")
+    except PackageNotFoundError:
+        return "0"
+
+
+# --------------------------------------------------------------------------------------------------------
+# The client the plugin uses
+# --------------------------------------------------------------------------------------------------------
+
+
+class RemoteClient:
+    """Keeps one server process for the run (restarted after a crash) and extra ones on demand."""
+
+    def __init__(
+        self,
+        command: str,
+        *,
+        log_path: str | None = None,
+        validator: Callable[[str, dict[str, Any]], str | None] | None = None,
+    ) -> None:
+        self.command = command
+        self.tap = WireTap(log_path, validator)
+        self.main: ServerProcess | None = None
+        self.extra: list[ServerProcess] = []
+        self.crashes: list[str] = []
+
+    def process(self) -> ServerProcess:
+        if self.main is None or not self.main.alive:
+            if self.main is not None:
+                self.main.close()
+            self.main = ServerProcess(self.command, self.tap)
+        return self.main
+
+    def implementation(self, scenario: str = "") -> RemoteImplementation:
+        """A fresh scenario on the main process: ``reset`` and ``configure``."""
+        server = self.process()
+        server.reset(scenario)
+        return RemoteImplementation(server)
+
+    def spawn(self, scenario: str = "") -> RemoteImplementation:
+        """Another server process for this scenario (closed when the scenario ends)."""
+        server = ServerProcess(self.command, self.tap, label=f"extra {len(self.extra) + 1}")
+        self.extra.append(server)
+        server.reset(scenario)
+        return RemoteImplementation(server)
+
+    def end_scenario(self) -> list[str]:
+        """Close the scenario's extra processes; the protocol problems seen during the scenario."""
+        for server in self.extra:
+            server.close()
+        self.extra.clear()
+        return self.tap.take_errors()
+
+    def close(self) -> None:
+        self.end_scenario()
+        if self.main is not None:
+            self.main.close()
+            self.main = None
+        self.tap.close()
+
+
+def server_of(impl: Any) -> ServerProcess | None:
+    """The server process behind an implementation object, or None in process."""
+    return impl.server if isinstance(impl, RemoteImplementation) else None
+
+
+__all__ = [
+    "Record",
+    "RemoteClient",
+    "RemoteImplementation",
+    "RemoteObject",
+    "ServerCrashed",
+    "ServerProcess",
+    "error_json",
+    "server_of",
+]
