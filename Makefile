@@ -6,8 +6,10 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 IMPL ?=
+MINIMAL_AREA ?= usage
+OVERTONE_SRC ?= .overtone-src
 
-.PHONY: spec test determinism lint tox bench mutation clean
+.PHONY: spec test determinism lint tox bench mutation spec-js compliance-overtone clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +46,24 @@ bench: $(STAMP)
 ## mutation: a CI-sized sample of the mutation score, failing below 80% (the full run: python -m tools.mutation)
 mutation: $(STAMP)
 	$(BIN)/python -m tools.mutation --sample 40 --seed 1 --min-score 80
+
+## spec-js: the JavaScript servers' own checks: wire-js's unit tests, and the spec through the wire against
+## the minimal server (every scenario of its area passes, the rest is not applicable)
+spec-js: $(STAMP)
+	node=$$(harnesses/node.sh) && \
+	$$node --test harnesses/wire-js/test/*.test.mjs && \
+	$(BIN)/python -m pytest features/ -p no:randomly --synapse-report= -q \
+		--synapse-server="$$node harnesses/javascript-minimal/server.mjs" --synapse-require=$(MINIMAL_AREA)
+
+## compliance-overtone: the whole spec against the original Overtone (OVERTONE_SRC: its tree, prepared by
+## harnesses/javascript-overtone/setup.sh; OVERTONE_MIRROR: a local bare mirror to take it from)
+compliance-overtone: $(STAMP)
+	harnesses/javascript-overtone/setup.sh $(OVERTONE_SRC)
+	node=$$(harnesses/node.sh) && \
+	OVERTONE_SRC=$(abspath $(OVERTONE_SRC)) $(BIN)/python -m pytest features/ -p no:randomly -q --tb=line \
+		--synapse-server="$$node harnesses/javascript-overtone/server.mjs" \
+		--synapse-report=compliance/overtone; test $$? -le 1
+	$(BIN)/python -m tools.compliance
 
 clean:
 	rm -rf $(VENV) .tox reports .pytest_cache .mypy_cache .ruff_cache

@@ -83,12 +83,14 @@ class WfContext:
     call_state: dict[str, Any] | None = None
     snapshot: tuple[Any, Any] | None = None
     events_before: int = 0
+    clock: WfClock = field(default_factory=WfClock)
 
 
 @pytest.fixture
 def wf_ctx(synapse: contract.Implementation, tmp_path: Path) -> WfContext:
     root = tmp_path / "workflow-home"
-    return WfContext(workflow=synapse.staged_workflow(root, clock=WfClock()), tmp=tmp_path)
+    clock = WfClock()
+    return WfContext(workflow=synapse.staged_workflow(root, clock=clock), tmp=tmp_path, clock=clock)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -963,6 +965,23 @@ def wf_given_stale_active_agent(wf_ctx: WfContext, agent: str) -> None:
 def wf_when_call_with_state(wf_ctx: WfContext) -> None:
     assert wf_ctx.call_state is not None, "a state should have been prepared"
     wf_run_call(wf_ctx, None)
+
+
+@given("時鐘停住，之後寫入的事件都帶有同一個時間")
+def wf_given_clock_stopped(wf_ctx: WfContext) -> None:
+    moment = wf_ctx.clock()
+    wf_ctx.clock.stop_at(moment)
+    assert wf_ctx.clock() == wf_ctx.clock() == moment, "the stopped clock should keep giving one instant"
+
+
+@then("timeline 中的事件都帶有同一個時間")
+def wf_then_one_timestamp(wf_ctx: WfContext) -> None:
+    events = wf_ctx.workflow.timeline.query(wf_ctx.session_id)
+    stamps = {e.get("ts") for e in events}
+    assert len(events) >= 2 and len(stamps) == 1, (
+        f"every event should carry the stopped clock's time, got {sorted(map(str, stamps))} "
+        f"over {len(events)} events"
+    )
 
 
 @given(parsers.re(r"timeline 最多保留 (?P<count>\d+) 行（`SYNAPSE_TIMELINE_MAX_LINES=(?P<value>\d+)`）"))
