@@ -9,7 +9,7 @@ IMPL ?=
 MINIMAL_AREA ?= usage
 OVERTONE_SRC ?= .overtone-src
 
-.PHONY: spec test determinism lint tox bench mutation spec-js compliance-overtone clean
+.PHONY: spec test determinism lint tox bench mutation spec-js compliance-overtone compliance-synapse-agent compliance clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -64,6 +64,22 @@ compliance-overtone: $(STAMP)
 		--synapse-server="$$node harnesses/javascript-overtone/server.mjs" \
 		--synapse-report=compliance/overtone; test $$? -le 1
 	$(BIN)/python -m tools.compliance
+
+## compliance-synapse-agent: the whole spec against the original Synapse Agent (SYNAPSE_AGENT_SRC: a git
+## checkout of it, prepared by harnesses/typescript-synapse-agent/setup.sh); writes compliance/synapse-agent/
+TS_HARNESS := harnesses/typescript-synapse-agent
+compliance-synapse-agent: $(STAMP)
+	@test -n "$(SYNAPSE_AGENT_SRC)" || { echo "SYNAPSE_AGENT_SRC=/path/to/Synapse-Agent is required"; exit 2; }
+	$(TS_HARNESS)/setup.sh $(SYNAPSE_AGENT_SRC)
+	$(BIN)/python -m pytest features/ -p no:randomly -q --tb=line \
+		--synapse-server="$(abspath $(TS_HARNESS))/.bun-prefix/node_modules/bun/bin/bun.exe \
+			$(abspath $(TS_HARNESS))/server.ts $(abspath $(SYNAPSE_AGENT_SRC))" \
+		--synapse-report=compliance/synapse-agent; test $$? -le 1
+	$(BIN)/python -m tools.compliance
+
+## compliance: both originals, then the table of every implementation in compliance/README.md
+compliance: compliance-synapse-agent compliance-overtone
+	$(BIN)/python -m synapse_spec.summary --write compliance/README.md
 
 clean:
 	rm -rf $(VENV) .tox reports .pytest_cache .mypy_cache .ruff_cache

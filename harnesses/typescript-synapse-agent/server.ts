@@ -730,7 +730,7 @@ os.homedir = () => process.env.HOME || startHome;
 
 serve({
   name: 'synapse-agent',
-  version: `${JSON.parse(fs.readFileSync(path.join(SRC, 'package.json'), 'utf8')).version}+${originalCommit()}`,
+  version: originalCommit(),
   capabilities: ['reader', 'skills', 'context', 'session', 'agent', 'repl'],
   settings: 'build',
   factories,
