@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { getLogger, kw, serve } from '../wire-js/wire.mjs';
+import { getLogger, handle, kw, serve } from '../wire-js/wire.mjs';
 import {
   KitLLMClient,
   abortSignal,
@@ -110,6 +110,11 @@ function forwardLogs(fileLogger: Any): void {
     }
     return original.call(this, level, message, data);
   };
+}
+
+/** Send `obj` as a server object of the contract's Protocol `type` (the kit types its proxy by that name). */
+function typed<T extends object>(type: string, obj: T): T {
+  return handle(obj, type) as T;
 }
 
 // --------------------------------------------------------------------------------------------------------
@@ -553,35 +558,38 @@ function replRunnerOf(runner: Any): Any {
 
 const factories = {
   conversation_reader(): Any {
-    return new ConversationReaderAdapter(() => {
+    return typed('ConversationReader', new ConversationReaderAdapter(() => {
       const { ConversationReader } = up('skills/generator/conversation-reader.ts');
       return new ConversationReader();
-    });
+    }));
   },
 
   skill_command_handler(manager: Any): Any {
     const { SkillCommandHandler } = up('tools/commands/skill-mgmt.ts');
-    return new SkillCommandHandler({ skillManager: skillImportManager(manager, kw) });
+    // As the original's bash router builds it: the manager is made on first write (`skillManagerFactory`);
+    // read-only subcommands use the handler's own metadata service.
+    const importer = skillImportManager(manager, kw);
+    return typed('SkillCommandHandler', new SkillCommandHandler({ skillManagerFactory: () => importer }));
   },
 
   offload_storage(sessionDir: string): Any {
     const { OffloadStorage } = up('core/context/offload-storage.ts');
-    return new OffloadStorageAdapter(new OffloadStorage(sessionDir));
+    return typed('OffloadStorage', new OffloadStorageAdapter(new OffloadStorage(sessionDir)));
   },
 
   context_manager(storage: Any, kwargs: Kwargs = {}): Any {
-    return new ContextManagerAdapter(() => {
+    return typed('ContextManager', new ContextManagerAdapter(() => {
       const { ContextManager } = up('core/context/context-manager.ts');
       return new ContextManager(storageOf(storage), {
         offloadThreshold: kwargs.offload_threshold,
         scanRatio: kwargs.scan_ratio,
         minChars: kwargs.min_chars,
       });
-    }, kwargs.token_counter);
+    }, kwargs.token_counter));
   },
 
   context_compactor(storage: Any, llm: Any, kwargs: Kwargs = {}): Any {
-    return new ContextCompactorAdapter(() => {
+    return typed('ContextCompactor', new ContextCompactorAdapter(() => {
       const { ContextCompactor } = up('core/context/context-compactor.ts');
       const options: Kwargs = {};
       if (kwargs.preserve_count != null) options.preserveCount = kwargs.preserve_count;
@@ -591,11 +599,11 @@ const factories = {
       const inner = new ContextCompactor(storageOf(storage), new KitLLMClient(llm, kw), undefined, options);
       injectSleep(inner, kwargs.sleep);
       return inner;
-    }, kwargs.token_counter);
+    }, kwargs.token_counter));
   },
 
   context_orchestrator(llm: Any, kwargs: Kwargs = {}): Any {
-    return new ContextOrchestratorAdapter(() => {
+    return typed('ContextOrchestrator', new ContextOrchestratorAdapter(() => {
       const { ContextOrchestrator } = up('core/context/context-orchestrator.ts');
       const context: Kwargs = {};
       if (kwargs.offload_threshold != null) context.offloadThreshold = kwargs.offload_threshold;
@@ -607,7 +615,7 @@ const factories = {
       if (kwargs.compactor) inner.contextCompactor = compactPortOf(kwargs.compactor);
       sleepForOrchestrator(inner, kwargs.sleep);
       return inner;
-    }, kwargs.token_counter);
+    }, kwargs.token_counter));
   },
 
   async create_session(sessionsDir: string, kwargs: Kwargs = {}): Promise<Any> {
@@ -616,7 +624,7 @@ const factories = {
     if (kwargs.session_id != null) options.sessionId = kwargs.session_id;
     if (kwargs.model != null) options.model = kwargs.model;
     const inner = await Session.create(options);
-    return new SessionAdapter(inner, sessionsDir, kwargs.pricing, up('shared/config/pricing.ts'));
+    return typed('Session', new SessionAdapter(inner, sessionsDir, kwargs.pricing, up('shared/config/pricing.ts')));
   },
 
   async find_session(sessionId: string, sessionsDir: string, kwargs: Kwargs = {}): Promise<Any> {
@@ -624,7 +632,9 @@ const factories = {
     const options: Kwargs = { sessionsDir };
     if (kwargs.model != null) options.model = kwargs.model;
     const inner = await Session.find(sessionId, options);
-    return inner === null ? null : new SessionAdapter(inner, sessionsDir, kwargs.pricing, up('shared/config/pricing.ts'));
+    return inner === null
+      ? null
+      : typed('Session', new SessionAdapter(inner, sessionsDir, kwargs.pricing, up('shared/config/pricing.ts')));
   },
 
   list_sessions(sessionsDir: string): Promise<Any[]> {
@@ -635,7 +645,9 @@ const factories = {
   async continue_session(sessionsDir: string): Promise<Any> {
     const { Session } = up('core/session/session.ts');
     const inner = await Session.continue({ sessionsDir });
-    return inner === null ? null : new SessionAdapter(inner, sessionsDir, undefined, up('shared/config/pricing.ts'));
+    return inner === null
+      ? null
+      : typed('Session', new SessionAdapter(inner, sessionsDir, undefined, up('shared/config/pricing.ts')));
   },
 
   create_empty_usage(model: string): Any {
@@ -652,23 +664,23 @@ const factories = {
 
   stop_hook_registry(): Any {
     const { StopHookRegistry } = up('core/hooks/hook-registry.ts');
-    return new StopHookRegistry();
+    return typed('StopHookRegistry', new StopHookRegistry());
   },
 
   stop_hook_executor(kwargs: Kwargs = {}): Any {
-    return new StopHookExecutorAdapter(
+    return typed('StopHookExecutor', new StopHookExecutorAdapter(
       () => {
         const { StopHookExecutor } = up('core/hooks/stop-hook.ts');
         return new StopHookExecutor({ enabled: kwargs.enabled, onMessagePart: kwargs.on_message_part ?? undefined });
       },
       kwargs.registry,
       kwargs.loader ?? null,
-    );
+    ));
   },
 
   agent_runner(llm: Any, tools: Any, kwargs: Kwargs = {}): Any {
     const session: SessionAdapter | null = kwargs.session ?? null;
-    return new AgentRunnerAdapter(
+    return typed('AgentRunner', new AgentRunnerAdapter(
       () => {
         const { AgentRunner } = up('core/agent/agent-runner.ts');
         const { buildSystemPrompt } = up('core/system-prompt.ts');
@@ -691,7 +703,7 @@ const factories = {
       },
       kwargs.token_counter,
       session,
-    );
+    ));
   },
 
   sanitize_tool_protocol_history(messages: Any[]): Any {
@@ -699,13 +711,13 @@ const factories = {
   },
 
   repl_commands(kwargs: Kwargs = {}): Any {
-    return new ReplCommandsAdapter(
+    return typed('ReplCommands', new ReplCommandsAdapter(
       up('cli/commands/index.ts'),
       up('tools/converters/mcp/installer.ts'),
       replRunnerOf(kwargs.runner),
       kwargs.synapse_home ?? null,
       kwargs.tool_catalog ?? null,
-    );
+    ));
   },
 
   format_stream_text(text: string, kwargs: Kwargs = {}): string {
@@ -728,7 +740,7 @@ const factories = {
 const startHome = os.homedir();
 os.homedir = () => process.env.HOME || startHome;
 
-serve({
+const conn = serve({
   name: 'synapse-agent',
   version: originalCommit(),
   capabilities: ['reader', 'skills', 'context', 'session', 'agent', 'repl'],
@@ -750,4 +762,23 @@ serve({
     up('shared/token-counter.ts').setTokenCounterForTesting({ countTokensImpl: null });
     return null;
   },
+});
+
+// Server functions the kit may call (a stop-hook context's `onProgress`): wire-js sends a JS function as a
+// plain handle and cannot call one; here it goes as the protocol's callable (`{"$handle", "type":
+// "callable", "call": "async"}`, called with `"method": null`).
+const handleOf = conn.handleOf.bind(conn);
+conn.handleOf = (obj: Any) => {
+  const ref = handleOf(obj);
+  if (typeof obj === 'function') return { ...ref, type: 'callable', call: 'async' };
+  return ref;
+};
+const callMethod = conn.methods.get('call');
+conn.methods.set('call', (params: Any) => {
+  if (params.method === null || params.method === undefined) {
+    const fn = conn.object(params.target);
+    if (typeof fn !== 'function') throw new TypeError(`server object ${params.target} is not callable`);
+    return fn(...(params.args ?? []).map((a: Any) => conn.decode(a)));
+  }
+  return callMethod(params);
 });
