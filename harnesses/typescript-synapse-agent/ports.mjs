@@ -222,12 +222,23 @@ export function logLevel(name) {
 }
 
 /**
- * A record of the original's logger as the protocol carries it: the message as the original wrote it, and
- * the error its structured data holds (the protocol's `log` has no field for the rest of that data).
+ * A record of the original's logger as the protocol carries it.  The original logs a message plus
+ * structured data (`{path}`, `{stage, beforeCount, afterCount}`, `{error}`), written side by side into its
+ * log file; the protocol's `log` has one text, so the data follows the message as JSON.  An error inside
+ * the data also travels as the record's error.
  */
 export function logRecord(message, data) {
   let error;
   if (data instanceof Error) error = data;
   else if (data && typeof data === "object" && data.error instanceof Error) error = data.error;
-  return { message: String(message), error };
+  if (data === undefined) return { message: String(message), error };
+  let text;
+  try {
+    text = JSON.stringify(data, (_key, value) =>
+      value instanceof Error ? { name: value.name, message: value.message } : value,
+    );
+  } catch {
+    text = String(data);
+  }
+  return { message: `${message} ${text}`, error };
 }

@@ -135,11 +135,11 @@ test("the skill import manager passes merge targets as (source, target) pairs", 
   assert.deepEqual(seen, [["/src", { kwargs: { continue_skills: ["a"], merge_into: [["b", "c"]] } }]]);
 });
 
-test("log records keep the original's message and carry the error of its data", () => {
+test("log records carry the original's data as JSON after its message, and its error", () => {
   const error = new Error("boom");
-  const record = logRecord("Compact summary attempt 1 failed", { error, attempt: 1 });
+  const record = logRecord("Skipping offload restore", { error, path: "/x" });
   assert.equal(record.error, error);
-  assert.equal(record.message, "Compact summary attempt 1 failed");
+  assert.equal(record.message, 'Skipping offload restore {"error":{"name":"Error","message":"boom"},"path":"/x"}');
   assert.deepEqual(logRecord("plain"), { message: "plain", error: undefined });
   assert.equal(logLevel("WARN"), "warning");
   assert.equal(logLevel("ERROR"), "error");
