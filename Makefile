@@ -9,7 +9,7 @@ IMPL ?=
 MINIMAL_AREA ?= usage
 OVERTONE_SRC ?= .overtone-src
 
-.PHONY: spec test determinism lint tox bench mutation spec-js compliance-overtone compliance-synapse-agent compliance clean
+.PHONY: spec test determinism lint tox bench mutation spec-js compliance-overtone compliance-synapse-agent compliance compliance-reference compliance-table clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -77,9 +77,25 @@ compliance-synapse-agent: $(STAMP)
 		--synapse-report=compliance/synapse-agent; test $$? -le 1
 	$(BIN)/python -m tools.compliance
 
-## compliance: both originals, then the table of every implementation in compliance/README.md
-compliance: compliance-synapse-agent compliance-overtone
-	$(BIN)/python -m synapse_spec.summary --write compliance/README.md
+## compliance: both originals and the reference in process and over the wire, then the table of every
+## implementation in compliance/README.md
+compliance: compliance-synapse-agent compliance-overtone compliance-reference compliance-table
+
+compliance-reference: $(STAMP)
+	$(BIN)/python -m pytest features/ -p no:randomly -q --synapse-report=reports/reference-in-process
+	$(BIN)/python -m pytest features/ -p no:randomly -q --synapse-report=reports/reference-wire \
+		--synapse-server="$(abspath $(BIN))/python -m synapse_ref.server"; test $$? -le 1
+	mkdir -p compliance/reference
+	cp reports/reference-in-process/synapse-spec.json compliance/reference/in-process.json
+	cp reports/reference-wire/synapse-spec.json compliance/reference/wire.json
+
+compliance-table: $(STAMP)
+	$(BIN)/python -m synapse_spec.summary \
+		"reference (in process)=compliance/reference/in-process.json" \
+		"reference (over the wire)=compliance/reference/wire.json" \
+		"Synapse Agent 5190df1=compliance/synapse-agent/synapse-spec.json" \
+		"Overtone 6b673e1=compliance/overtone/synapse-spec.json" \
+		--write compliance/README.md
 
 clean:
 	rm -rf $(VENV) .tox reports .pytest_cache .mypy_cache .ruff_cache

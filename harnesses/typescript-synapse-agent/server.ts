@@ -9,7 +9,6 @@
 // is marked `WHITE-BOX:` and listed with its reason in README.md.
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { getLogger, handle, kw, serve } from '../wire-js/wire.mjs';
 import {
@@ -733,12 +732,6 @@ const factories = {
     }
   },
 };
-
-// bun reads the home directory once, at start-up, where node reads $HOME on every call.  The original reads
-// `os.homedir()` at import (its pricing file, log directory, skills and tools roots); with this, modules
-// loaded after a `configure` see the scenario's HOME, as a process started with it would.
-const startHome = os.homedir();
-os.homedir = () => process.env.HOME || startHome;
 
 const conn = serve({
   name: 'synapse-agent',
