@@ -9,7 +9,8 @@ IMPL ?=
 MINIMAL_AREA ?= usage
 OVERTONE_SRC ?= .overtone-src
 
-.PHONY: spec test determinism lint tox bench mutation spec-js compliance-overtone compliance-synapse-agent compliance compliance-reference compliance-table clean
+.PHONY: spec spec-wire test determinism lint tox bench bench-quick mutation installed clean spec-js \
+	compliance-overtone compliance-synapse-agent compliance compliance-reference compliance-table
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +21,11 @@ $(STAMP): pyproject.toml
 ## spec: the executable spec against the reference (or IMPL=module[:attr]), with the per-feature report
 spec: $(STAMP)
 	$(BIN)/python -m pytest features/ $(if $(IMPL),--synapse-impl=$(IMPL),--synapse-require=all)
+
+## spec-wire: the whole spec against the reference served over the wire protocol (python -m synapse_ref.server)
+spec-wire: $(STAMP)
+	$(BIN)/python -m pytest features/ --synapse-server="$(BIN)/python -m synapse_ref.server" --synapse-require=all \
+		--synapse-wire-validate --synapse-report=reports/wire
 
 ## test: every test: the spec, the harness's own tests and the command-line tests
 test: $(STAMP)
@@ -39,9 +45,13 @@ lint: $(STAMP)
 tox: $(STAMP)
 	$(BIN)/tox run-parallel --parallel-no-spinner
 
-## bench: speed and memory figures of the reference implementation
+## bench: speed and memory of every operation at full size, against the original's figures (reports/bench.json)
 bench: $(STAMP)
-	for script in bench/bench_*.py; do $(BIN)/python $$script || exit 1; done
+	$(BIN)/python -m bench.suite
+
+## bench-quick: the same cases at small sizes, a smoke run of seconds
+bench-quick: $(STAMP)
+	$(BIN)/python -m bench.suite --quick
 
 ## mutation: a CI-sized sample of the mutation score, failing below 80% (the full run: python -m tools.mutation)
 mutation: $(STAMP)
@@ -97,5 +107,13 @@ compliance-table: $(STAMP)
 		"Overtone 6b673e1=compliance/overtone/synapse-spec.json" \
 		--write compliance/README.md
 
+## installed: the kit as a user gets it: the wheel in a fresh environment, run from a directory outside the checkout
+installed: $(STAMP)
+	set -e; outside=$$(mktemp -d); trap 'rm -rf "$$outside"' EXIT; \
+	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir "$$outside/dist" .; \
+	$(PYTHON) -m venv "$$outside/venv"; \
+	"$$outside/venv/bin/python" -m pip install --quiet "$$outside"/dist/synapse_spec-*.whl; \
+	cd "$$outside" && "$$outside/venv/bin/synapse-spec" run --impl synapse_ref.adapter --require all -- -q
+
 clean:
-	rm -rf $(VENV) .tox reports .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .tox reports .pytest_cache .mypy_cache .ruff_cache build

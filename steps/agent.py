@@ -18,7 +18,7 @@ from pytest_bdd import given, parsers, then, when
 from pytest_mock import MockerFixture
 
 from steps.support import CharTokenCounter, RecordingSleep, message_tokens, run
-from synapse_spec import contract
+from synapse_spec import contract, probes
 
 MODEL = "fake-model"
 HOOK_NOTE = "hook-note: 本次会话可以沉淀为技能"
@@ -1310,21 +1310,13 @@ def agent_summary_scripted(agent_world: AgentWorld) -> None:
 
 
 @when("会话文件无法写入时 AgentRunner 执行强制压缩")
-def agent_force_compact_with_failing_save(agent_world: AgentWorld) -> None:
-    import resource
-    import signal
-
+def agent_force_compact_with_failing_save(synapse: contract.Implementation, agent_world: AgentWorld) -> None:
     runner = agent_world.runner()
     runner.on("compact", agent_world.events.append)
     assert runner.history == agent_world.seed_history, "the runner should resume the seeded history"
-    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
-    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG instead of being killed
-    try:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (SAVE_LIMIT_BYTES, hard))
+    # Writes of the implementation's process past the limit fail with EFBIG (a full disk).
+    with probes.resource_limit(synapse, probes.RLIMIT_FSIZE, SAVE_LIMIT_BYTES):
         agent_world.attempt(lambda: run(runner.force_compact()))
-    finally:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
-        signal.signal(signal.SIGXFSZ, previous)
 
 
 @then("压缩应报告失败且 runner 的历史保持原样")
@@ -1800,9 +1792,9 @@ def agent_listener_failure_logged(agent_logs: pytest.LogCaptureFixture, count: i
     warnings = _synapse_records(agent_logs, logging.WARNING)
     assert len(warnings) == count, f"{count} warning(s) about the failing listener expected, got {warnings}"
     assert "compact" in warnings[0].getMessage(), f"the warning should name the event: {warnings[0]}"
-    error = warnings[0].exc_info[1] if warnings[0].exc_info else None
-    assert isinstance(error, RuntimeError) and str(error) == "listener is broken", (
-        f"the warning should carry the listener's exception for diagnosis, got {warnings[0].exc_info}"
+    error = probes.logged_error(warnings[0])
+    assert error == ("RuntimeError", "listener is broken"), (
+        f"the warning should carry the listener's error (its name and message) for diagnosis, got {error}"
     )
 
 

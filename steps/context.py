@@ -10,12 +10,12 @@ an implementation chooses to open or delete a file.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import logging
 import math
 import os
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +25,7 @@ import pytest
 from pytest_bdd import given, parsers, then, when
 
 from steps.support import CharTokenCounter, RecordingSleep, message_tokens, run
-from synapse_spec import contract
+from synapse_spec import contract, probes
 
 Message = dict[str, Any]
 
@@ -40,60 +40,17 @@ SUMMARY_ERROR = "summary service unavailable"
 
 
 @dataclass
-class CtxFsAudit:
-    """Paths opened and deletions attempted while active; deletions of ``deny_remove`` paths fail."""
+class CtxFs:
+    """File-system conditions a scenario puts in place (held until it ends) and what a watch saw."""
 
-    opened: list[str] = field(default_factory=list)
-    remove_attempts: list[str] = field(default_factory=list)
-    deny_remove: set[str] = field(default_factory=set)
-
-    def opened_any(self, paths: set[str]) -> bool:
-        return any(p in paths for p in self.opened)
-
-
-_ctx_active_audit: list[CtxFsAudit] = []
-_ctx_hook_installed: list[bool] = []
-
-
-def _ctx_audit_path(value: object) -> str | None:
-    if isinstance(value, (str, bytes, os.PathLike)):
-        raw = os.fsdecode(value)
-        return (
-            os.path.normpath(os.path.join(os.getcwd(), raw))
-            if not os.path.isabs(raw)
-            else os.path.normpath(raw)
-        )
-    return None
-
-
-def _ctx_audit_hook(event: str, args: tuple[Any, ...]) -> None:
-    if not _ctx_active_audit or event not in ("open", "os.remove"):
-        return
-    audit = _ctx_active_audit[-1]
-    path = _ctx_audit_path(args[0]) if args else None
-    if path is None:
-        return
-    if event == "open":
-        audit.opened.append(path)
-    else:
-        audit.remove_attempts.append(path)
-        if path in audit.deny_remove:
-            raise PermissionError(13, "Permission denied (injected by the spec)", path)
+    stack: contextlib.ExitStack
+    watch: probes.FileWatch | None = None
 
 
 @pytest.fixture
-def ctx_fs_audit() -> Iterator[CtxFsAudit]:
-    """Audit hooks cannot be removed, so one hook is installed once and only acts while a scenario
-    has an active recorder."""
-    if not _ctx_hook_installed:
-        sys.addaudithook(_ctx_audit_hook)
-        _ctx_hook_installed.append(True)
-    audit = CtxFsAudit()
-    _ctx_active_audit.append(audit)
-    try:
-        yield audit
-    finally:
-        _ctx_active_audit.remove(audit)
+def ctx_fs() -> Iterator[CtxFs]:
+    with contextlib.ExitStack() as stack:
+        yield CtxFs(stack)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -899,13 +856,14 @@ def ctx_when_restore(
     ctx_state: CtxState,
     synapse: contract.Implementation,
     recording_sleep: RecordingSleep,
-    ctx_fs_audit: CtxFsAudit,
+    ctx_fs: CtxFs,
 ) -> None:
     compactor = _ctx_compactor(ctx_state, synapse, recording_sleep)
     ctx_state.snapshot = copy.deepcopy(ctx_state.messages)
-    ctx_fs_audit.opened.clear()
+    watched = [p for p in {*ctx_state.files, str(ctx_state.outside_dir / "secret.txt")} if Path(p).is_file()]
     try:
-        ctx_state.restored = compactor.restore_offloaded_content(ctx_state.messages)
+        with probes.watch_files(watched) as ctx_fs.watch:
+            ctx_state.restored = compactor.restore_offloaded_content(ctx_state.messages)
     except Exception as exc:
         pytest.fail(f"restoring offloaded content raised {exc!r}")
 
@@ -952,7 +910,7 @@ def ctx_then_input_untouched(ctx_state: CtxState) -> None:
 
 
 @then("应跳过该引用不读取文件")
-def ctx_then_outside_not_read(ctx_state: CtxState, ctx_fs_audit: CtxFsAudit) -> None:
+def ctx_then_outside_not_read(ctx_state: CtxState, ctx_fs: CtxFs) -> None:
     assert ctx_state.subject is not None
     reference = _ctx_reference_path(ctx_state.snapshot[ctx_state.subject])
     assert reference is not None
@@ -961,7 +919,8 @@ def ctx_then_outside_not_read(ctx_state: CtxState, ctx_fs_audit: CtxFsAudit) -> 
         os.path.normpath(str(ctx_state.outside_dir / "secret.txt")),
         _ctx_real(reference),
     }
-    opened = [p for p in ctx_fs_audit.opened if p in forbidden]
+    assert ctx_fs.watch is not None
+    opened = [f"{p}: {', '.join(ctx_fs.watch.touched(p))}" for p in forbidden if ctx_fs.watch.opened(p)]
     assert opened == [], f"the out-of-scope file must not be opened, it was: {opened}"
     restored = _ctx_restored(ctx_state)
     assert "目录外的机密内容" not in _ctx_text(restored[ctx_state.subject]), "out-of-scope content leaked"
@@ -977,14 +936,14 @@ def ctx_then_subject_kept(ctx_state: CtxState) -> None:
 
 
 @then("目录内的引用仍应被恢复")
-def ctx_then_inside_restored(ctx_state: CtxState, ctx_fs_audit: CtxFsAudit) -> None:
+def ctx_then_inside_restored(ctx_state: CtxState, ctx_fs: CtxFs) -> None:
     restored = _ctx_restored(ctx_state)
     inside = str(ctx_state.offloaded_dir / "inside.txt")
     index = next(i for i, m in enumerate(ctx_state.snapshot) if _ctx_reference_path(m) == inside)
     assert _ctx_text(restored[index]) == ctx_state.files[inside], "the in-scope reference should be restored"
-    assert ctx_fs_audit.opened_any({os.path.normpath(inside), _ctx_real(inside)}), (
-        "the spec observes file reads through Python's 'open' audit event; the in-scope file was restored "
-        "without one, so this implementation's reads cannot be observed"
+    assert ctx_fs.watch is not None and ctx_fs.watch.opened(inside), (
+        "the in-scope file was restored but the kernel saw no process open it: the watch that proves the "
+        "out-of-scope file unread is not working here"
     )
 
 
@@ -1267,12 +1226,13 @@ def ctx_then_summary_done(ctx_state: CtxState) -> None:
 
 
 @given("offload 目录中多个文件且其中一个删除会抛错")
-def ctx_given_undeletable(ctx_state: CtxState, datatable: list[list[str]], ctx_fs_audit: CtxFsAudit) -> None:
+def ctx_given_undeletable(ctx_state: CtxState, datatable: list[list[str]], ctx_fs: CtxFs) -> None:
     ctx_given_offload_files(ctx_state, datatable)
     assert len(ctx_state.deny) == 1 and len(ctx_state.files) >= 3, (
         "scenario data: several files, one undeletable"
     )
-    ctx_fs_audit.deny_remove.update(os.path.normpath(p) for p in ctx_state.deny)
+    for path in ctx_state.deny:
+        ctx_fs.stack.enter_context(probes.undeletable(path))
 
 
 @given("`retainedFiles` 集合包含当前会话仍被引用的文件")
@@ -1318,15 +1278,14 @@ def ctx_then_rest_deleted(ctx_state: CtxState) -> None:
 
 
 @then("流程仅记录告警而不抛出整体异常")
-def ctx_then_only_warning(
-    ctx_state: CtxState, caplog: pytest.LogCaptureFixture, ctx_fs_audit: CtxFsAudit
-) -> None:
+def ctx_then_only_warning(ctx_state: CtxState, caplog: pytest.LogCaptureFixture) -> None:
     _ctx_deleted(ctx_state)
-    denied = {os.path.normpath(p) for p in ctx_state.deny}
-    assert denied & set(ctx_fs_audit.remove_attempts), "the undeletable file should have been attempted"
-    assert _ctx_synapse_warnings(caplog, ctx_state.log_mark), (
-        "the failed deletion should be logged as a WARNING"
-    )
+    warnings = [r.getMessage() for r in _ctx_synapse_warnings(caplog, ctx_state.log_mark)]
+    assert warnings, "the failed deletion should be logged as a WARNING"
+    for path in ctx_state.deny:
+        assert any(Path(path).name in message for message in warnings), (
+            f"a warning should name the file that could not be deleted ({Path(path).name}): {warnings}"
+        )
 
 
 @then("被引用文件不应删除")

@@ -6,16 +6,12 @@ Turns are always produced by the implementation's own ``read``/``read_truncated`
 
 from __future__ import annotations
 
-import builtins
-import io
 import json
 import logging
-import os
 import re
 import shutil
-import tracemalloc
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from itertools import pairwise
@@ -24,9 +20,8 @@ from typing import Any
 
 import pytest
 from pytest_bdd import given, parsers, then, when
-from pytest_mock import MockerFixture
 
-from synapse_spec import contract
+from synapse_spec import contract, probes
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "sessions"
 LABELS = ("[User]", "[Assistant]", "[Tool]", "[Result]")
@@ -222,39 +217,16 @@ def reader_valid_file_with_max(reader_ctx: ReaderContext, max_chars: int) -> Non
     reader_ctx.max_chars = max_chars
 
 
-def _spy_opens(mocker: MockerFixture) -> list[Any]:
-    """Spies on every way CPython opens a file (``Path.open``/``read_text`` go through ``io.open``)."""
-    return [
-        mocker.patch("builtins.open", wraps=builtins.open),
-        mocker.patch("io.open", wraps=io.open),
-        mocker.patch("os.open", wraps=os.open),
-    ]
-
-
-def _opened_paths(spies: list[Any], target: Path) -> Iterator[str]:
-    wanted = os.path.realpath(target)
-    for spy in spies:
-        for call in spy.call_args_list:
-            first = call.args[0] if call.args else call.kwargs.get("file", call.kwargs.get("path"))
-            if (
-                isinstance(first, (str, bytes, os.PathLike))
-                and os.path.realpath(os.fsdecode(first)) == wanted
-            ):
-                yield f"{spy._mock_name or 'open'}({os.fsdecode(first)!r})"
-
-
 @when(parsers.parse("调用 `readTruncated(filePath, {max_chars:d})`"))
-def reader_call_truncated_literal(reader_ctx: ReaderContext, mocker: MockerFixture, max_chars: int) -> None:
+def reader_call_truncated_literal(
+    reader_ctx: ReaderContext, synapse: contract.Implementation, max_chars: int
+) -> None:
     assert max_chars == reader_ctx.max_chars
     path = reader_ctx.path
     assert path is not None
-    spies = _spy_opens(mocker)
-    try:
+    with probes.watch_files([path]) as watch:
         reader_ctx.turns = reader_ctx.call(lambda: reader_ctx.reader.read_truncated(str(path), max_chars))
-    finally:
-        for spy in spies:
-            mocker.stop(spy)
-    reader_ctx.opened = list(_opened_paths(spies, path))
+    reader_ctx.opened = [f"{event} {path.name}" for event in watch.touched(path)]
 
 
 @then("不应执行后续截断解析逻辑")
@@ -995,39 +967,17 @@ def reader_large_file(reader_ctx: ReaderContext, mib: int, count: int, docstring
     assert reader_ctx.path.stat().st_size == mib * 1024 * 1024
 
 
-def _bytes_read_so_far() -> int | None:
-    """Bytes this process has read with read(2)-family calls (Linux), or None where unknown."""
-    try:
-        with open("/proc/self/io", encoding="ascii") as handle:
-            for line in handle:
-                if line.startswith("rchar:"):
-                    return int(line.split()[1])
-    except OSError:
-        return None
-    return None
-
-
 @when(parsers.parse("以 `maxChars={max_chars:d}` 调用 `readTruncated`"))
-def reader_call_truncated_measured(reader_ctx: ReaderContext, max_chars: int) -> None:
+def reader_call_truncated_measured(
+    reader_ctx: ReaderContext, synapse: contract.Implementation, max_chars: int
+) -> None:
     path = reader_ctx.path
     assert path is not None
     reader_ctx.max_chars = max_chars
-    before = _bytes_read_so_far()
-    if before is None:
-        # No per-process I/O counter here: bound the memory the call allocates instead.
-        tracemalloc.start()
-        try:
-            reader_ctx.turns = reader_ctx.call(lambda: reader_ctx.reader.read_truncated(str(path), max_chars))
-            reader_ctx.bytes_read = tracemalloc.get_traced_memory()[1]
-        finally:
-            tracemalloc.stop()
-        reader_ctx.bytes_measure = "peak memory allocated"
-    else:
+    with probes.process_io(synapse) as io_count:
         reader_ctx.turns = reader_ctx.call(lambda: reader_ctx.reader.read_truncated(str(path), max_chars))
-        after = _bytes_read_so_far()
-        assert after is not None
-        reader_ctx.bytes_read = after - before
-        reader_ctx.bytes_measure = "bytes read (/proc/self/io rchar)"
+    reader_ctx.bytes_read = io_count.bytes_read
+    reader_ctx.bytes_measure = io_count.measure
 
 
 @then(parsers.parse("返回的 turn id 依次为 `{ids}`"))
@@ -1284,3 +1234,52 @@ def reader_estimate_grew(reader_ctx: ReaderContext, count: int) -> None:
         f"{count} more characters of tool output at SYNAPSE_CHARS_PER_TOKEN={reader_ctx.settings[0]} must "
         f"add {count} to the estimate: got {before} then {after}"
     )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: lines nested too deeply
+# --------------------------------------------------------------------------------------------------------
+
+
+@given(parsers.parse("会话文件的第 2 行是 content 嵌套 {depth:d} 层数组的 user 消息，前后各有一条合法消息"))
+def reader_deep_line(reader_ctx: ReaderContext, depth: int) -> None:
+    deep = '{"id":"deep","role":"user","content":' + "[" * depth + "]" * depth + "}"
+    reader_ctx.lines = [
+        json.dumps({"id": "before", "role": "user", "content": "Read the config"}),
+        deep,
+        json.dumps({"id": "after", "role": "assistant", "content": "The config is fine."}),
+    ]
+    reader_ctx.write()
+
+
+@when("读取该文件，并对读到的 turns 执行 `summarize` 与 `compact`")
+def reader_read_summarize_compact(reader_ctx: ReaderContext) -> None:
+    path = reader_ctx.path
+    assert path is not None
+    reader_ctx.turns = reader_ctx.call(lambda: reader_ctx.reader.read(str(path)))
+    read_warnings = list(reader_ctx.warnings)
+    if reader_ctx.error is None and reader_ctx.turns is not None:
+        turns = list(reader_ctx.turns)
+        reader_ctx.summary = reader_ctx.call(lambda: reader_ctx.reader.summarize(turns))
+        reader_ctx.text = reader_ctx.call(lambda: reader_ctx.reader.compact(turns))
+    reader_ctx.warnings = read_warnings
+
+
+@then("三次调用都不应抛出异常，前后两条合法消息依次成为 turn")
+def reader_deep_no_error(reader_ctx: ReaderContext) -> None:
+    turns = reader_ctx.result_turns("read of a file with a deeply nested line")
+    assert reader_ctx.summary is not None and reader_ctx.text is not None, (
+        f"summarize and compact must return a summary and a text, raised {reader_ctx.error!r}"
+    )
+    ids = [t.id for t in turns if t.id != "deep"]
+    assert ids == ["before", "after"], f"the valid lines must still become turns in order, got {ids}"
+    assert "[User] Read the config" in reader_ctx.text and "The config is fine." in reader_ctx.text, (
+        f"compact must still render the valid turns, got {reader_ctx.text!r}"
+    )
+
+
+@then("嵌套过深的行要么成为 turn，要么被跳过并记录 warning")
+def reader_deep_kept_or_warned(reader_ctx: ReaderContext) -> None:
+    kept = any(t.id == "deep" for t in reader_ctx.result_turns("read"))
+    if not kept:
+        assert reader_ctx.warnings, "skipping the deeply nested line must log a warning on a synapse.* logger"

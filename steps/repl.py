@@ -15,7 +15,7 @@ from pytest_bdd import given, parsers, then, when
 from pytest_mock import MockerFixture
 
 from steps.support import run
-from synapse_spec import contract
+from synapse_spec import contract, probes
 
 SKILL_ENHANCE_PROGRESS_TEXT = "Analyzing skill enhancement..."
 ANSI_SGR = re.compile(r"\x1b\[[0-9;]*m")
@@ -114,8 +114,16 @@ def repl_execute(repl_world: ReplWorld, command: str) -> None:
     if repl_world.loop is not None:
         loop = repl_world.loop
         repl_world.task = loop.create_task(commands.handle(command))
-        for _ in range(5):
-            loop.run_until_complete(asyncio.sleep(0))
+        runner = repl_world.runner
+        # Until the command has asked the runner to compact (or returned): an implementation in another
+        # process answers after some time, not after a fixed number of loop turns.
+        probes.run_loop_until(
+            loop,
+            lambda: (
+                repl_world.task is not None
+                and (repl_world.task.done() or runner.force_compact.await_count > 0)
+            ),
+        )
         return
     try:
         repl_world.outcome = run(commands.handle(command))
@@ -591,23 +599,17 @@ def repl_home_not_injected(repl_world: ReplWorld) -> None:
 
 
 @when("无法再打开文件时执行 `/skills`")
-def repl_skills_without_file_descriptors(repl_world: ReplWorld) -> None:
-    import os
-    import resource
-
+def repl_skills_without_file_descriptors(synapse: contract.Implementation, repl_world: ReplWorld) -> None:
     commands = repl_world.commands()
     loop = asyncio.new_event_loop()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    lowest_free = os.open(os.devnull, os.O_RDONLY)
-    os.close(lowest_free)
     try:
-        # Every descriptor from the lowest free one up is refused: listing the directory fails (EMFILE).
-        resource.setrlimit(resource.RLIMIT_NOFILE, (lowest_free, hard))
-        repl_world.outcome = loop.run_until_complete(commands.handle("/skills"))
+        # Every descriptor of the implementation's process from its lowest free one up is refused:
+        # listing the directory fails (EMFILE).
+        with probes.resource_limit(synapse, probes.RLIMIT_NOFILE, probes.lowest_free_descriptor(synapse)):
+            repl_world.outcome = loop.run_until_complete(commands.handle("/skills"))
     except Exception as error:
         repl_world.error = error
     finally:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
         loop.close()
 
 

@@ -8,7 +8,6 @@ import logging
 import os
 import re
 import shutil
-import signal
 import threading
 import time
 from collections.abc import Callable
@@ -21,6 +20,7 @@ import pytest
 from pytest_bdd import given, parsers, then, when
 
 from steps.support import run
+from synapse_spec import probes
 from synapse_spec.contract import Implementation
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -349,24 +349,16 @@ def ses_given_disk_full(ses_world: SesWorld) -> None:
 
 
 @when("调用 `rewriteHistory`")
-def ses_when_rewrite(ses_world: SesWorld) -> None:
-    import resource  # POSIX only; imported here so the other steps load on any platform
-
+def ses_when_rewrite(synapse: Implementation, ses_world: SesWorld) -> None:
     session = ses_world.session
     new_history = ses_world.snapshot["new_history"]
-    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
-    # Past the limit the kernel sends SIGXFSZ (which would kill the process) and then fails the write
-    # with EFBIG; ignoring the signal turns it into the plain I/O error a full disk gives.
-    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    try:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (REWRITE_FILE_SIZE_LIMIT, hard))
+    # The implementation's process may write at most 64 KiB per file for this call: past it the write
+    # fails with EFBIG, the plain I/O error a full disk gives.
+    with probes.resource_limit(synapse, probes.RLIMIT_FSIZE, REWRITE_FILE_SIZE_LIMIT):
         try:
             session.rewrite_history(new_history)
         except Exception as exc:
             ses_world.error = exc
-    finally:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
-        signal.signal(signal.SIGXFSZ, previous)
 
 
 @then("应抛出带原因错误")
@@ -728,32 +720,14 @@ def ses_when_concurrent_creates(
 
 @when(parsers.parse("{procs:d} 个进程同时各创建 {each:d} 个会话"))
 def ses_when_process_creates(synapse: Implementation, ses_world: SesWorld, procs: int, each: int) -> None:
-    import multiprocessing  # fork (POSIX) lets each child use this scenario's implementation as is
+    def create(impl: Implementation) -> list[str]:
+        return [
+            impl.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING).id
+            for _ in range(each)
+        ]
 
-    context = multiprocessing.get_context("fork")
-    barrier = context.Barrier(procs)
-    results: Any = context.Queue()
-
-    def worker() -> None:
-        try:
-            barrier.wait(timeout=30)
-            ids = [
-                synapse.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING).id
-                for _ in range(each)
-            ]
-            results.put(("ok", ids))
-        except BaseException as exc:
-            results.put(("error", repr(exc)))
-
-    workers = [context.Process(target=worker) for _ in range(procs)]
-    for process in workers:
-        process.start()
-    outcomes = [results.get(timeout=120) for _ in workers]
-    for process in workers:
-        process.join(timeout=30)
-    errors = [detail for status, detail in outcomes if status != "ok"]
-    assert not errors, f"creating sessions from several processes raised: {errors!r}"
-    ids = {session_id for status, detail in outcomes if status == "ok" for session_id in detail}
+    created = probes.in_parallel_processes(synapse, procs, create)
+    ids = {session_id for batch in created for session_id in batch}
     assert len(ids) == procs * each, f"expected {procs * each} distinct session ids, got {len(ids)}"
     ses_world.snapshot["ids"] = ids
 
@@ -1853,4 +1827,371 @@ def ses_then_continued_newest(ses_world: SesWorld, title: str) -> None:
     newest = ses_world.snapshot["older_ids"][-1]
     assert session is not None and (session.id, session.title) == (newest, title), (
         f"Session.continue() should resume {newest} titled {title!r}, got {session!r}"
+    )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: crash safety, concurrent writers and hostile values
+# --------------------------------------------------------------------------------------------------------
+
+
+def _history_messages(path: Path) -> list[Any]:
+    """The complete lines of a history file that are JSON message objects, in order."""
+    found = []
+    for line in path.read_bytes().split(b"\n"):
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(value, dict) and isinstance(value.get("role"), str):
+            found.append(value)
+    return found
+
+
+def _numbered(role: str, n: int) -> dict[str, Any]:
+    return _text_message(role, f"第 {n} 条：可靠性")
+
+
+@given("会话已有 1 条消息，且历史文件以一行未写完的消息结尾")
+def ses_given_torn_history(synapse: Implementation, ses_world: SesWorld, docstring: str) -> None:
+    session = synapse.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
+    first = _numbered("user", 1)
+    session.append_message(first)
+    fragment = docstring.strip().encode("utf-8")
+    with session.history_path.open("ab") as handle:  # what a writer killed mid-line leaves behind
+        handle.write(fragment)
+    assert not session.history_path.read_bytes().endswith(b"\n")
+    ses_world.session = session
+    ses_world.snapshot.update(messages=[first], fragment=fragment)
+
+
+@when("向会话追加一条新消息")
+def ses_when_append_new(ses_world: SesWorld, caplog: pytest.LogCaptureFixture) -> None:
+    new = _numbered("assistant", 2)
+    ses_world.snapshot["new"] = new
+    caplog.clear()
+    ses_world.session.append_message(new)
+
+
+@then("历史文件的最后一行应恰好是新消息")
+def ses_then_last_line_is_new(ses_world: SesWorld) -> None:
+    data = ses_world.session.history_path.read_bytes()
+    assert data.endswith(b"\n"), "the appended message should end with a newline"
+    last = data[:-1].rsplit(b"\n", 1)[-1]
+    try:
+        parsed = json.loads(last)
+    except ValueError as exc:
+        raise AssertionError(
+            f"the appended message was written onto the unfinished line, which is now unreadable: {last!r}"
+        ) from exc
+    assert parsed == ses_world.snapshot["new"], f"the last line should be the new message, got {parsed!r}"
+
+
+@then("`session.loadHistory()` 应依次返回原有消息与新消息，并为未写完的行记录 warning")
+def ses_then_history_keeps_both(ses_world: SesWorld, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.clear()
+    history = ses_world.session.load_history()
+    expected = [*ses_world.snapshot["messages"], ses_world.snapshot["new"]]
+    assert history == expected, f"loadHistory should give the old and the new message, got {history!r}"
+    assert _synapse_warnings(caplog), "skipping the unfinished line should log a warning"
+
+
+@given("会话已有 2 条消息")
+def ses_given_two_messages(synapse: Implementation, ses_world: SesWorld) -> None:
+    session = synapse.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
+    messages = [_numbered("user", 1), _numbered("assistant", 2)]
+    session.append_message(messages)
+    ses_world.session = session
+    ses_world.snapshot.update(session_id=session.id, caller_model=None, messages=messages)
+
+
+@given("另有 3 条消息已写入历史文件而索引未随之更新，如同写入者在两者之间被杀死")
+def ses_given_unindexed_lines(ses_world: SesWorld) -> None:
+    index_before = (ses_world.sessions_dir / "sessions.json").read_bytes()
+    extra = [_numbered("user" if n % 2 else "assistant", n) for n in (3, 4, 5)]
+    with ses_world.session.history_path.open("ab") as handle:
+        handle.write("".join(json.dumps(m, ensure_ascii=False) + "\n" for m in extra).encode("utf-8"))
+    assert (ses_world.sessions_dir / "sessions.json").read_bytes() == index_before
+    assert len(_history_messages(ses_world.session.history_path)) == 5
+
+
+def _counts(synapse: Implementation, world: SesWorld, session_id: str) -> dict[str, Any]:
+    found = synapse.find_session(session_id, world.sessions_dir)
+    listed = [e for e in synapse.list_sessions(world.sessions_dir) if e.get("id") == session_id]
+    return {
+        "Session.find().messageCount": found.message_count if found is not None else None,
+        "Session.list() messageCount": listed[0].get("messageCount") if listed else None,
+    }
+
+
+@then(parsers.parse("恢复的会话与 `Session.list()` 给出的 messageCount 都应为 {count:d}"))
+def ses_then_counts_follow_file(synapse: Implementation, ses_world: SesWorld, count: int) -> None:
+    session_id = ses_world.snapshot["session_id"]
+    counts = _counts(synapse, ses_world, session_id)
+    in_file = len(_history_messages(ses_world.sessions_dir / f"{session_id}.jsonl"))
+    assert in_file == count, f"setting up: the history file should hold {count} messages, it holds {in_file}"
+    assert all(value == count for value in counts.values()), (
+        f"the history file holds {count} messages; the counts should say so too, got {counts}"
+    )
+
+
+@when("通过 `Session.find()` 得到同一会话的两个对象 a 与 b")
+def ses_when_two_objects(synapse: Implementation, ses_world: SesWorld) -> None:
+    session_id = ses_world.snapshot["session_id"]
+    pair = [
+        synapse.find_session(session_id, ses_world.sessions_dir, pricing=SONNET_PRICING) for _ in range(2)
+    ]
+    assert all(s is not None and s.id == session_id for s in pair), f"Session.find should find {session_id}"
+    ses_world.snapshot["pair"] = pair
+
+
+@when(
+    parsers.parse(
+        "a 记录一轮 inputOther 为 {first:d} 的 usage，随后 b 记录一轮 inputOther 为 {second:d} 的 usage"
+    )
+)
+def ses_when_pair_usage(ses_world: SesWorld, first: int, second: int) -> None:
+    a, b = ses_world.snapshot["pair"]
+    for session, amount in ((a, first), (b, second)):
+        session.update_usage({**dict.fromkeys(ROUND_KEYS, 0), "inputOther": amount})
+
+
+@when(parsers.parse("a 追加 {first:d} 条消息，随后 b 追加 {second:d} 条消息"))
+def ses_when_pair_append(ses_world: SesWorld, first: int, second: int) -> None:
+    a, b = ses_world.snapshot["pair"]
+    for session, count in ((a, first), (b, second)):
+        session.append_message([_numbered("user", 100 + n) for n in range(count)])
+
+
+@then(parsers.parse("索引中该会话的 usage.totalInputOther 应为 {total:d}"))
+def ses_then_index_total(ses_world: SesWorld, total: int) -> None:
+    entry = _index_entry(ses_world.sessions_dir, ses_world.snapshot["session_id"])
+    stored = (entry.get("usage") or {}).get("totalInputOther")
+    assert stored == total, f"sessions.json should hold every round's input ({total}), got {stored!r}"
+
+
+@then(
+    parsers.parse(
+        "重新恢复的会话 usage.totalInputOther 应为 {total:d}，"
+        "messageCount 与历史文件中的消息数都应为 {count:d}"
+    )
+)
+def ses_then_refound_total_and_count(
+    synapse: Implementation, ses_world: SesWorld, total: int, count: int
+) -> None:
+    session_id = ses_world.snapshot["session_id"]
+    found = synapse.find_session(session_id, ses_world.sessions_dir)
+    assert found is not None, f"Session.find should find {session_id}"
+    usage = found.get_usage()
+    in_file = len(_history_messages(found.history_path))
+    observed = (usage.get("totalInputOther"), found.message_count, in_file)
+    assert observed == (total, count, count), (
+        f"expected totalInputOther {total} and {count} messages counted and in the file, "
+        f"got (totalInputOther, messageCount, messages in file) = {observed}"
+    )
+
+
+@then(parsers.parse("重新恢复的会话 usage.totalInputOther 应为 {total:d}"))
+def ses_then_refound_total(synapse: Implementation, ses_world: SesWorld, total: int) -> None:
+    found = synapse.find_session(ses_world.snapshot["session_id"], ses_world.sessions_dir)
+    assert found is not None
+    assert found.get_usage().get("totalInputOther") == total, (
+        f"every process's rounds should be in the usage ({total}), got {found.get_usage()!r}"
+    )
+
+
+@when("另一个进程重写该会话历史时超出文件大小上限，被系统以 SIGXFSZ 杀死")
+def ses_when_rewrite_killed(ses_world: SesWorld) -> None:
+    import resource  # POSIX only, like fork
+
+    session = ses_world.session
+    ses_world.snapshot.update(
+        listing=_listing(ses_world.sessions_dir), history_bytes=session.history_path.read_bytes()
+    )
+    big = [
+        _text_message("user", f"第 {i} 条：" + "x" * REWRITE_MESSAGE_CHARS)
+        for i in range(REWRITE_MESSAGE_COUNT)
+    ]
+    pid = os.fork()
+    if pid == 0:  # the child: the kernel kills it with SIGXFSZ once a file it writes passes the limit
+        try:
+            signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+            _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (REWRITE_FILE_SIZE_LIMIT, hard))
+            session.rewrite_history(big)
+        finally:
+            os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXFSZ, (
+        f"setting up: the rewriting process should have been killed by SIGXFSZ, its status is {status}"
+    )
+
+
+@when("会话随后记录一轮 usage")
+def ses_when_next_usage(ses_world: SesWorld) -> None:
+    ses_world.session.update_usage({**dict.fromkeys(ROUND_KEYS, 0), "inputOther": 1})
+
+
+@then("会话目录中的文件应与重写前相同，没有残留的临时文件")
+def ses_then_no_leftovers(ses_world: SesWorld) -> None:
+    before: set[str] = ses_world.snapshot["listing"]
+    after = _listing(ses_world.sessions_dir)
+    assert after == before, (
+        f"the next write should remove what the killed rewrite left: new files {sorted(after - before)}, "
+        f"gone {sorted(before - after)}"
+    )
+
+
+@then("历史文件应仍为重写前的内容")
+def ses_then_history_as_before(ses_world: SesWorld) -> None:
+    assert ses_world.session.history_path.read_bytes() == ses_world.snapshot["history_bytes"], (
+        "a rewrite killed before it finished must leave the old history byte for byte"
+    )
+
+
+@given(parsers.parse("会话历史文件的第 2 行为 {line}"))
+def ses_given_second_line(synapse: Implementation, ses_world: SesWorld, line: str) -> None:
+    session = synapse.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
+    first, third = _numbered("user", 1), _numbered("assistant", 3)
+    lines = [json.dumps(first, ensure_ascii=False), line.strip(), json.dumps(third, ensure_ascii=False)]
+    session.history_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    json.loads(line)  # setting up: the line is valid JSON, only not a message
+    ses_world.session = session
+    ses_world.snapshot["expected"] = [first, third]
+
+
+@then("应只返回第 1、3 行的消息，并记录 warning")
+def ses_then_only_messages(ses_world: SesWorld, caplog: pytest.LogCaptureFixture) -> None:
+    assert ses_world.error is None, f"loadHistory should skip the line, it raised {ses_world.error!r}"
+    assert ses_world.result == ses_world.snapshot["expected"], (
+        f"only the message objects should be returned, got {ses_world.result!r}"
+    )
+    assert _synapse_warnings(caplog), "skipping a line that is not a message should log a warning"
+
+
+_BASE_ENTRY: dict[str, Any] = {
+    "id": "session-m6x3k2a1-abc123",
+    "createdAt": "2026-01-02T03:04:05.678Z",
+    "updatedAt": "2026-01-02T03:05:00.000Z",
+    "messageCount": 2,
+    "title": "修复登录页面",
+    "usage": {
+        "totalInputOther": 100,
+        "totalOutput": 50,
+        "totalCacheRead": 300,
+        "totalCacheCreation": 100,
+        "model": SONNET,
+        "rounds": [{"inputOther": 100, "output": 50, "inputCacheRead": 300, "inputCacheCreation": 100}],
+        "totalCost": 0.0024,
+    },
+}
+_RAW_MARK = "@@raw-value@@"
+
+
+@given(parsers.parse("`sessions.json` 中会话条目的 {field} 原文为 {text}"))
+def ses_given_raw_index_value(ses_world: SesWorld, field: str, text: str) -> None:
+    digits = re.fullmatch(r"(\d+) 位的整数", text.strip())
+    raw = "1" + "0" * (int(digits[1]) - 1) if digits else text.strip()
+    entry = json.loads(json.dumps(_BASE_ENTRY))
+    *parents, last = field.split(".")
+    target = entry
+    for key in parents:
+        target = target[key]
+    target[last] = _RAW_MARK
+    index = {"version": "1.0.0", "sessions": [entry], "updatedAt": "2026-01-02T03:05:00.000Z"}
+    text_out = json.dumps(index, ensure_ascii=False, indent=2).replace(f'"{_RAW_MARK}"', raw)
+    (ses_world.sessions_dir / "sessions.json").write_text(text_out, encoding="utf-8")
+    ses_world.snapshot.update(index_bytes=text_out.encode("utf-8"), index_data=index)
+
+
+@then("`Session.find()` 与 `Session.continue()` 都应返回 `null`")
+def ses_then_find_continue_null(synapse: Implementation, ses_world: SesWorld) -> None:
+    outcomes: dict[str, Any] = {}
+    calls: list[tuple[str, Callable[[], Any]]] = [
+        ("find", lambda: synapse.find_session(str(_BASE_ENTRY["id"]), ses_world.sessions_dir)),
+        ("continue", lambda: synapse.continue_session(ses_world.sessions_dir)),
+    ]
+    for name, action in calls:
+        try:
+            outcomes[name] = action()
+        except Exception as exc:
+            raise AssertionError(f"Session.{name} raised {exc!r}; it should return None") from exc
+    assert outcomes == {"find": None, "continue": None}, f"both should give None, got {outcomes!r}"
+
+
+@then(parsers.parse("该会话 usage 的 `/cost` 输出中 Cost 应为 {shown}"))
+def ses_then_cost_shown(synapse: Implementation, ses_world: SesWorld, shown: str) -> None:
+    line = synapse.format_cost_output(ses_world.session.get_usage())
+    assert "Cost: " in line, f"the cost line should have a 'Cost: ' field: {line!r}"
+    cost = line.rsplit("Cost: ", 1)[1].strip()
+    if shown == "N/A":
+        assert cost == "N/A", f"an unknown cost should read N/A, got {cost!r}"
+    else:
+        assert cost.startswith("$"), f"the cost should be shown in dollars like {shown}, got {cost!r}"
+        assert float(cost[1:]) == pytest.approx(float(shown[1:]), rel=1e-9), (
+            f"the cost should be about {shown}, got {cost!r}"
+        )
+
+
+@given("usage 记录为")
+def ses_given_usage_json(ses_world: SesWorld, docstring: str) -> None:
+    ses_world.usage = json.loads(docstring)  # NaN and Infinity as JavaScript would hand them over
+
+
+@then("应为每个无法显示的数值记录 warning")
+def ses_then_warned_per_value(caplog: pytest.LogCaptureFixture) -> None:
+    warnings = [r.getMessage() for r in _synapse_warnings(caplog)]
+    assert len(warnings) >= 3, (
+        "totalInputOther, totalOutput and totalCost cannot be shown; each should log a warning, "
+        f"got {warnings!r}"
+    )
+
+
+@when(
+    parsers.parse(
+        "{procs:d} 个进程各自恢复该会话，"
+        "同时各追加 {each:d} 条消息并记录 {rounds:d} 轮 inputOther 为 1 的 usage"
+    )
+)
+def ses_when_processes_share_session(
+    synapse: Implementation, ses_world: SesWorld, procs: int, each: int, rounds: int
+) -> None:
+    import multiprocessing  # fork (POSIX) lets each child use this scenario's implementation as is
+
+    context = multiprocessing.get_context("fork")
+    barrier = context.Barrier(procs)
+    results: Any = context.Queue()
+    session_id = ses_world.snapshot["session_id"]
+
+    def worker(number: int) -> None:
+        try:
+            session = synapse.find_session(session_id, ses_world.sessions_dir, pricing=SONNET_PRICING)
+            assert session is not None, f"process {number} could not find {session_id}"
+            barrier.wait(timeout=30)
+            for i in range(each):
+                session.append_message(_numbered("user", 1000 * number + i))
+                if i % (each // rounds) == 0:
+                    session.update_usage({**dict.fromkeys(ROUND_KEYS, 0), "inputOther": 1})
+            results.put(("ok", number))
+        except BaseException as exc:
+            results.put(("error", repr(exc)))
+
+    workers = [context.Process(target=worker, args=(n,)) for n in range(procs)]
+    for process in workers:
+        process.start()
+    outcomes = [results.get(timeout=120) for _ in workers]
+    for process in workers:
+        process.join(timeout=30)
+    errors = [detail for status, detail in outcomes if status != "ok"]
+    assert not errors, f"writing one session from several processes raised: {errors!r}"
+
+
+@then(parsers.parse("历史文件应恰有 {count:d} 行消息"))
+def ses_then_history_lines(ses_world: SesWorld, count: int) -> None:
+    path = ses_world.sessions_dir / f"{ses_world.snapshot['session_id']}.jsonl"
+    lines = [line for line in path.read_bytes().split(b"\n") if line.strip()]
+    messages = _history_messages(path)
+    assert (len(lines), len(messages)) == (count, count), (
+        f"the history should hold {count} lines, each a message; it has {len(lines)} lines, "
+        f"{len(messages)} of them messages"
     )

@@ -8,9 +8,11 @@ steps check both what the handler prints and what it passed to the port.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -303,3 +305,146 @@ def skills_stderr_not_empty(skills_ctx: SkillsContext) -> None:
     result = skills_ctx.result
     assert result is not None
     assert result.stderr.strip(), f"`{skills_ctx.command}` must explain its failure on stderr, got nothing"
+
+
+# --------------------------------------------------------------------------------------------------------
+# The importer behind skill:import (beyond the seed): real directories, the scripted model
+# --------------------------------------------------------------------------------------------------------
+
+SOURCE_PLACEHOLDER = "<源目录>"
+
+
+@dataclass
+class ImporterContext:
+    skills_dir: Path
+    source_dir: Path
+    llm: contract.ScriptedLLM
+    handler: contract.SkillCommandHandler
+
+
+def _skill_md(description: str) -> str:
+    return f"---\ndescription: {description}\n---\n# Skill\n\n{description}.\n"
+
+
+def _description_of(skill_md: str) -> str:
+    found = re.search(r"^description:\s*(.*?)\s*$", skill_md, re.MULTILINE)
+    assert found, f"SKILL.md has no description line:\n{skill_md}"
+    return found.group(1)
+
+
+def _write_skills(root: Path, datatable: list[list[str]]) -> None:
+    for row in _rows(datatable):
+        (root / row["name"]).mkdir(parents=True)
+        (root / row["name"] / "SKILL.md").write_text(_skill_md(row["description"]), encoding="utf-8")
+
+
+@pytest.fixture
+def importer_ctx(
+    synapse: contract.Implementation, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> ImporterContext:
+    caplog.set_level(logging.WARNING, logger="synapse")
+    skills_dir, source_dir = tmp_path / "home" / "skills", tmp_path / "incoming"
+    skills_dir.mkdir(parents=True)
+    source_dir.mkdir()
+    llm = synapse.scripted_llm("skill-model")
+    return ImporterContext(
+        skills_dir, source_dir, llm, synapse.skill_command_handler(synapse.skill_importer(skills_dir, llm))
+    )
+
+
+@given("已安装的技能")
+def importer_installed(importer_ctx: ImporterContext, datatable: list[list[str]]) -> None:
+    _write_skills(importer_ctx.skills_dir, datatable)
+
+
+@given("导入源目录中的技能")
+def importer_source(importer_ctx: ImporterContext, datatable: list[list[str]]) -> None:
+    _write_skills(importer_ctx.source_dir, datatable)
+
+
+@given("模型对相似度的回答为")
+@given("模型的合并结果为")
+def importer_model_answers(importer_ctx: ImporterContext, docstring: str) -> None:
+    importer_ctx.llm.reply_text(docstring)
+
+
+@given("模型对相似度的回答依次为")
+def importer_model_answers_in_turn(importer_ctx: ImporterContext, datatable: list[list[str]]) -> None:
+    for row in _rows(datatable):
+        importer_ctx.llm.reply_text(row["answer"])
+
+
+@when(parsers.re(r"用技能导入器执行 `(?P<command>[^`]+)`"))
+def importer_run(importer_ctx: ImporterContext, skills_ctx: SkillsContext, command: str) -> None:
+    skills_ctx.command = command.replace(SOURCE_PLACEHOLDER, str(importer_ctx.source_dir))
+    skills_ctx.result = importer_ctx.handler.execute(skills_ctx.command)
+
+
+@then(parsers.parse('`skill:import` 的 stdout 应包含 "{first}" 与 "{second}"'))
+def importer_stdout_contains(skills_ctx: SkillsContext, first: str, second: str) -> None:
+    lines = skills_ctx.output().splitlines()
+    for expected in (first, second):
+        assert expected in lines, f"stdout should have the line {expected!r}:\n{skills_ctx.output()}"
+
+
+@then(parsers.parse('`skill:import` 的 stdout 应为 "{text}"'))
+def importer_stdout_is(skills_ctx: SkillsContext, text: str) -> None:
+    assert skills_ctx.result is not None and skills_ctx.result.exit_code == 0, skills_ctx.result
+    assert skills_ctx.output().strip() == text
+
+
+@then(parsers.parse('已安装技能 "{name}" 的描述仍应为 "{description}"'))
+@then(parsers.parse('已安装技能 "{name}" 的描述应为 "{description}"'))
+def importer_installed_description(importer_ctx: ImporterContext, name: str, description: str) -> None:
+    skill_md = (importer_ctx.skills_dir / name / "SKILL.md").read_text(encoding="utf-8")
+    assert _description_of(skill_md) == description
+
+
+@then(parsers.parse('已安装技能 "{name}" 的 SKILL.md 应与导入源中的相同'))
+def importer_installed_copy(importer_ctx: ImporterContext, name: str) -> None:
+    installed = importer_ctx.skills_dir / name / "SKILL.md"
+    assert installed.is_file(), f"{name} should be installed at {installed.parent}"
+    source = (importer_ctx.source_dir / name / "SKILL.md").read_text(encoding="utf-8")
+    assert installed.read_text(encoding="utf-8") == source
+
+
+@then(parsers.parse('技能 "{name}" 不应被安装'))
+def importer_not_installed(importer_ctx: ImporterContext, name: str) -> None:
+    assert not (importer_ctx.skills_dir / name).exists(), f"{name} must not be installed"
+
+
+@then(parsers.parse('已安装的技能应只有 "{name}"'))
+def importer_only_installed(importer_ctx: ImporterContext, name: str) -> None:
+    assert sorted(p.name for p in importer_ctx.skills_dir.iterdir()) == [name]
+
+
+@then(parsers.parse('技能 "{name}" 应保留 {count:d} 个旧版本，其描述为 "{description}"'))
+def importer_versions(importer_ctx: ImporterContext, name: str, count: int, description: str) -> None:
+    versions = importer_ctx.skills_dir / name / "versions"
+    kept = sorted(p for p in versions.iterdir() if p.is_dir()) if versions.is_dir() else []
+    assert len(kept) == count, f"{name} should keep {count} version(s), has {[p.name for p in kept]}"
+    for version in kept:
+        assert re.fullmatch(r"\d{4}-\d{2}-\d{2}-\d{3}", version.name), f"version name {version.name!r}"
+        assert _description_of((version / "SKILL.md").read_text(encoding="utf-8")) == description
+
+
+@then("导入器不应询问模型")
+def importer_model_not_asked(importer_ctx: ImporterContext) -> None:
+    assert list(importer_ctx.llm.calls) == [], "the model must not be asked"
+
+
+@then(parsers.parse('模型应被询问 {count:d} 次，请求中包含 "{first}" 与 "{second}"'))
+def importer_model_asked(importer_ctx: ImporterContext, count: int, first: str, second: str) -> None:
+    calls = list(importer_ctx.llm.calls)
+    assert len(calls) == count, f"the model should be asked {count} time(s), was asked {len(calls)}"
+    for call in calls:
+        sent = call.system_prompt + json.dumps(list(call.messages), ensure_ascii=False)
+        for expected in (first, second):
+            assert expected in sent, f"the request should contain {expected!r}"
+    assert importer_ctx.llm.pending == 0, "every scripted answer should have been used"
+
+
+@then(parsers.parse("`synapse.*` 日志应有 {count:d} 条警告"))
+def importer_warnings(caplog: pytest.LogCaptureFixture, count: int) -> None:
+    warnings = [r for r in caplog.records if r.name.startswith("synapse") and r.levelno == logging.WARNING]
+    assert len(warnings) == count, [r.getMessage() for r in warnings]

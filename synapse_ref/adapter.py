@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import synapse_ref
@@ -16,7 +17,21 @@ class ReferenceImplementation:
 
     name = "synapse-ref"
     version = synapse_ref.__version__
-    capabilities = frozenset({"reader", "skills", "context", "session", "agent", "repl", "workflow"})
+    capabilities = frozenset(
+        {
+            "reader",
+            "skills",
+            "skill-import",
+            "context",
+            "session",
+            "usage",
+            "stop-hooks",
+            "sanitizer",
+            "runner",
+            "repl",
+            "workflow",
+        }
+    )
 
     def scripted_llm(self, model: str) -> ScriptedLLM:
         return ScriptedLLM(model)
@@ -32,6 +47,11 @@ class ReferenceImplementation:
         from synapse_ref.skills.import_command import SkillCommandHandler
 
         return SkillCommandHandler(manager)
+
+    def skill_importer(self, skills_dir: Path, llm: contract.LLMClient) -> contract.SkillImportManager:
+        from synapse_ref.skills.importer import SkillImporter
+
+        return SkillImporter(skills_dir, llm)
 
     # -- context layer -----------------------------------------------------------------------------------
     # (context factories)

@@ -150,6 +150,7 @@ class Server:
         self.codec = ServerCodec(self)
         self.lock = threading.RLock()
         self.impl: Any = factory()
+        self.sync_channel = "stdin"
         self.handles: dict[int, tuple[Any, type | None]] = {}
         self.handle_ids: dict[int, int] = {}
         self.ports: dict[int, Any] = {}
@@ -163,7 +164,7 @@ class Server:
             self.out.write(line + "\n")
             self.out.flush()
 
-    def serve(self, stream: IO[str]) -> None:
+    def serve(self, stream: IO[str], *, main: bool = True) -> None:
         for line in stream:
             if not line.strip():
                 continue
@@ -185,7 +186,8 @@ class Server:
                 self._answer(message)
             else:
                 threading.Thread(target=self._answer, args=(message,), daemon=True).start()
-        self.peer.close(EOFError("the kit closed the connection"))
+        if main:
+            self.peer.close(EOFError("the kit closed the connection"))
 
     def _answer(self, message: dict[str, Any]) -> None:
         request_id = message.get("id")
@@ -227,7 +229,7 @@ class Server:
             "protocolVersion": PROTOCOL_VERSION,
             "capabilities": sorted(self.impl.capabilities),
             "pid": os.getpid(),
-            "syncChannel": "stdin",
+            "syncChannel": self.sync_channel,
             "settings": "live",
         }
 
@@ -437,6 +439,13 @@ def _load(spec: str) -> Callable[[], Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m synapse_ref.server", description=__doc__.splitlines()[0])
     parser.add_argument("--impl", default=DEFAULT_IMPL, help="MODULE:ATTR of the implementation to serve")
+    parser.add_argument(
+        "--sync-channel",
+        choices=("stdin", "fd"),
+        default="stdin",
+        help="where the kit sends answers to synchronous callbacks: stdin, or the pipe on fd 3 as servers on "
+        "an event loop need (served here by a second reading thread; it exercises the kit's side)",
+    )
     options = parser.parse_args(argv)
     # Only protocol messages go to stdout: anything the implementation prints goes to stderr.
     out = os.fdopen(os.dup(1), "w", encoding="utf-8")
@@ -450,6 +459,13 @@ def main(argv: list[str] | None = None) -> int:
     logger.setLevel(logging.DEBUG)
     logger.addHandler(_LogForwarder(server))
     logger.propagate = False
+    if options.sync_channel == "fd":
+        server.sync_channel = "fd"
+        sync_stream = os.fdopen(int(os.environ.get("SYNAPSE_WIRE_SYNC_FD", "3")), "r", encoding="utf-8")
+        reader = threading.Thread(
+            target=server.serve, args=(sync_stream,), kwargs={"main": False}, daemon=True
+        )
+        reader.start()
     server.serve(stdin)
     return 0
 

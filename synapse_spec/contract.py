@@ -449,7 +449,10 @@ class Session(Protocol):
 
     Files: the history ``<sessions_dir>/<id>.jsonl`` (one JSON message per line), the per-session
     directory ``<sessions_dir>/<id>/`` holding ``offloaded/``, and the session's entry in
-    ``<sessions_dir>/sessions.json``, which every change below updates at once.
+    ``<sessions_dir>/sessions.json``, which every change below updates at once.  An append may leave
+    the entry's ``messageCount`` behind while further appends follow in quick succession, as long as
+    ``Session.list``/``Session.find`` count what the history file holds (also after a crash between the
+    two writes).  A line left unfinished by a killed writer never swallows a later message.
     """
 
     @property
@@ -475,7 +478,8 @@ class Session(Protocol):
     def append_message(self, message_or_list: Message | list[Message]) -> None: ...
 
     def load_history(self) -> list[Message]:
-        """Every line that parses as JSON, in order; a corrupt line is skipped with a warning."""
+        """Every line that holds a message, in order: a JSON object with a string ``role`` whose
+        ``toolCalls``, when present, is an array.  Any other line is skipped with a warning."""
         ...
 
     def rewrite_history(self, messages: list[Message]) -> None:
@@ -901,8 +905,9 @@ class StagedWorkflow(Protocol):
 class Implementation(Protocol):
     """The one seam between the spec and an implementation.
 
-    ``capabilities`` names the areas an implementation offers (see ``CAPABILITIES``); a scenario tagged
-    with an area the implementation does not offer is reported *not applicable* instead of failing.
+    ``capabilities`` names the areas an implementation offers (see ``CAPABILITIES``), as a set of strings;
+    a scenario whose steps use a member of an area the implementation does not offer is reported *not
+    applicable* instead of failing.
     """
 
     @property
@@ -921,6 +926,11 @@ class Implementation(Protocol):
     def conversation_reader(self) -> ConversationReader: ...
 
     def skill_command_handler(self, manager: SkillImportManager) -> SkillCommandHandler: ...
+
+    def skill_importer(self, skills_dir: Path, llm: LLMClient) -> SkillImportManager:
+        """The importer behind ``skill:import`` on an installed-skills directory: conflicts by name, the
+        model asked whether a skill resembles an installed one, ``--continue`` and ``--merge``."""
+        ...
 
     # -- context layer (seeds 001, 000) ------------------------------------------------------------------
     # (context factories)
@@ -1083,5 +1093,32 @@ class Implementation(Protocol):
         ...
 
 
-CAPABILITIES = frozenset({"reader", "skills", "context", "session", "agent", "repl", "workflow"})
+CAPABILITY_FACTORIES: Mapping[str, frozenset[str]] = {
+    "reader": frozenset({"conversation_reader"}),
+    "skills": frozenset({"skill_command_handler"}),
+    "skill-import": frozenset({"skill_importer"}),
+    "context": frozenset({"offload_storage", "context_manager", "context_compactor", "context_orchestrator"}),
+    "session": frozenset({"create_session", "find_session", "list_sessions", "continue_session"}),
+    "usage": frozenset({"create_empty_usage", "accumulate_usage", "format_cost_output"}),
+    "stop-hooks": frozenset({"stop_hook_registry", "stop_hook_executor", "stop_hook_marker"}),
+    "sanitizer": frozenset({"sanitize_tool_protocol_history"}),
+    "runner": frozenset({"agent_runner"}),
+    "repl": frozenset({"repl_commands", "format_stream_text"}),
+    "workflow": frozenset({"staged_workflow"}),
+}
+"""Each capability and the members of :class:`Implementation` it stands for.  A scenario needs exactly the
+capabilities whose members its steps use; every other member (``name``, ``version``, ``capabilities``,
+``scripted_llm``) is always required."""
+
+CAPABILITIES = frozenset(CAPABILITY_FACTORIES)
 """Every area the spec covers; an implementation declares the subset it offers."""
+
+FACTORY_CAPABILITY: Mapping[str, str] = {
+    member: capability for capability, members in CAPABILITY_FACTORIES.items() for member in members
+}
+"""The capability each member of :class:`Implementation` belongs to."""
+
+RETIRED_CAPABILITIES: Mapping[str, frozenset[str]] = {
+    "agent": frozenset({"runner", "sanitizer", "stop-hooks"}),
+}
+"""Capability names of earlier spec versions and what replaced them (spec 0.2.0 split ``agent``)."""

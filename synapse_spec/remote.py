@@ -120,8 +120,9 @@ class RemoteFunction:
 class RemoteImplementation(RemoteObject):
     """Handle 0: what the ``synapse`` fixture hands the steps.  ``scripted_llm`` is the kit's own."""
 
-    def __init__(self, server: ServerProcess) -> None:
+    def __init__(self, server: ServerProcess, client: RemoteClient | None = None) -> None:
         super().__init__(server, 0, contract.Implementation, "Implementation")
+        self._client = client
         hello = server.hello
         self.name: str = str(hello.get("name", "server"))
         self.version: str = str(hello.get("version", "?"))
@@ -133,6 +134,13 @@ class RemoteImplementation(RemoteObject):
     @property
     def server(self) -> ServerProcess:
         return self._server
+
+    def spawn(self) -> RemoteImplementation:
+        """The same implementation in another server process, for this scenario only (the concurrency
+        scenarios: several processes sharing one sessions directory)."""
+        if self._client is None:
+            raise RuntimeError("this implementation was not started by a client that can start others")
+        return self._client.spawn(self._server.scenario)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -480,7 +488,7 @@ class ServerProcess:
         callbacks run there, as they would in process (a double may await a future of that loop)."""
         with self.loops_lock:
             for loop in reversed(self.awaiting):
-                if loop not in self.blocked and loop.is_running():
+                if loop not in self.blocked and not loop.is_closed():
                     return loop
         return None
 
@@ -695,14 +703,14 @@ class RemoteClient:
         """A fresh scenario on the main process: ``reset`` and ``configure``."""
         server = self.process()
         server.reset(scenario)
-        return RemoteImplementation(server)
+        return RemoteImplementation(server, self)
 
     def spawn(self, scenario: str = "") -> RemoteImplementation:
         """Another server process for this scenario (closed when the scenario ends)."""
         server = ServerProcess(self.command, self.tap, label=f"extra {len(self.extra) + 1}")
         self.extra.append(server)
         server.reset(scenario)
-        return RemoteImplementation(server)
+        return RemoteImplementation(server, self)
 
     def end_scenario(self) -> list[str]:
         """Close the scenario's extra processes; the protocol problems seen during the scenario."""

@@ -71,6 +71,7 @@ def pytest_configure(config: pytest.Config) -> None:
         validator = message_validator()
     client = RemoteClient(command, log_path=config.getoption("--synapse-wire-log"), validator=validator)
     config.stash[_client_key] = client
+    config.option.synapse_impl = f"server: {command}"  # what the report names as the selection
 
     def load() -> Any:
         scenario = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]

@@ -31,6 +31,29 @@ def then_named(llm, name):
 @then("the scenario is skipped")
 def then_skip():
     pytest.skip("for no reason")
+
+
+@then("a conversation reader can be built")
+def then_reader(synapse):
+    assert synapse.conversation_reader() is not None
+
+
+@then(parsers.parse('the model named "{name}" is "{expected}"'))
+def then_outline(llm, name, expected):
+    assert name == expected, f"{name} is not {expected}"
+"""
+
+OUTLINE = """
+  @MOD-003
+  Scenario Outline: outline examples
+    Given a scripted model named "<name>"
+    Then the model named "<name>" is "<expected>"
+
+    Examples:
+      | name | expected |
+      | a    | a        |
+      | b    | c        |
+      | d    | d        |
 """
 
 FEATURE = """\
@@ -178,7 +201,10 @@ def test_a_stale_baseline_entry_fails_the_run(spec: pytest.Pytester) -> None:
 def test_a_baseline_naming_an_unknown_scenario_is_an_error(spec: pytest.Pytester) -> None:
     result = run(spec, f"--synapse-baseline={write_baseline(spec, 'MOD-002', 'XYZ-999')}")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*baseline lists IDs that name no scenario of the spec: XYZ-999*"])
+    result.stderr.fnmatch_lines(
+        ["ERROR: baseline */baseline.json names unknown scenario XYZ-999: remove it*"]
+    )
+    assert "inconsistent" not in result.stderr.str()
 
 
 def test_baseline_command_writes_failures_from_a_report(spec: pytest.Pytester) -> None:
@@ -192,9 +218,13 @@ def test_baseline_command_writes_failures_from_a_report(spec: pytest.Pytester) -
     assert "model is named 'm1'" in entries[0]["reason"]
 
 
-def test_scenarios_needing_a_missing_capability_are_not_applicable_unless_required(
+def test_scenarios_using_a_capability_the_implementation_lacks_are_not_applicable_unless_required(
     spec: pytest.Pytester,
 ) -> None:
+    feature = spec.path / "features" / "models.feature"
+    feature.write_text(
+        FEATURE.replace('    Then the model is named "m2"\n', "    Then a conversation reader can be built\n")
+    )
     spec.makepyfile(
         limited_impl=textwrap.dedent(
             """
@@ -209,18 +239,92 @@ def test_scenarios_needing_a_missing_capability_are_not_applicable_unless_requir
     )
     result = run(spec, "--synapse-impl=limited_impl")
     assert result.ret == pytest.ExitCode.OK
-    assert statuses(spec) == {"MOD-001": "not-applicable", "MOD-002": "not-applicable"}
+    assert statuses(spec) == {"MOD-001": "passed", "MOD-002": "not-applicable"}
+    needs = {s["id"]: s["needs"] for s in report(spec)["scenarios"]}  # type: ignore[attr-defined]
+    assert needs == {"MOD-001": [], "MOD-002": ["reader"]}
 
     demanded = run(spec, "--synapse-impl=limited_impl", "--synapse-require=context,reader")
     assert demanded.ret == pytest.ExitCode.TESTS_FAILED
     demanded.stdout.fnmatch_lines(["*does not offer reader, which --synapse-require demands*"])
-    assert statuses(spec) == {"MOD-001": "failed", "MOD-002": "failed"}
-    assert (
-        run(spec, "--synapse-impl=limited_impl", "--synapse-require=all").ret == pytest.ExitCode.TESTS_FAILED
-    )
+    assert statuses(spec) == {"MOD-001": "passed", "MOD-002": "failed"}
     unknown = run(spec, "--synapse-require=readers")
     assert unknown.ret == pytest.ExitCode.USAGE_ERROR
     unknown.stderr.fnmatch_lines(["*unknown capabilities readers*"])
+
+
+def test_a_run_in_which_no_scenario_applies_fails(spec: pytest.Pytester) -> None:
+    feature = spec.path / "features" / "models.feature"
+    feature.write_text(
+        FEATURE.split("  @MOD-002")[0].replace(
+            '    Then the model is named "m1"\n', "    Then a conversation reader can be built\n"
+        )
+    )
+    spec.makepyfile(
+        limited_impl="from synapse_ref.adapter import ReferenceImplementation\n\n"
+        "class Limited(ReferenceImplementation):\n    capabilities = frozenset({'context'})\n\n"
+        "implementation = Limited\n"
+    )
+    result = run(spec, "--synapse-impl=limited_impl")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        ["*no scenario applies: nothing was checked*", "synapse-ref declares context;*"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("declared", "message"),
+    [
+        ('frozenset({"readers"})', "unknown capability 'readers' (known: context, reader, *"),
+        ('"reader"', "synapse-ref: capabilities must be a set of names such as *, not str 'reader'"),
+        ('frozenset({"agent"})', "capability 'agent' was split into runner, sanitizer, stop-hooks*"),
+        ('frozenset({"reader", "runner"})', "declares capability runner but has no agent_runner"),
+    ],
+)
+def test_what_an_implementation_declares_is_checked_once_up_front(
+    spec: pytest.Pytester, declared: str, message: str
+) -> None:
+    spec.makepyfile(
+        declared_impl=textwrap.dedent(
+            f"""
+            from synapse_ref.adapter import ReferenceImplementation
+
+            class Declared(ReferenceImplementation):
+                capabilities = {declared}
+                agent_runner = property(lambda self: (_ for _ in ()).throw(AttributeError("agent_runner")))
+
+            implementation = Declared
+            """
+        )
+    )
+    result = run(spec, "--synapse-impl=declared_impl")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*{message}*"])
+    assert result.stderr.str().count("ERROR") == 1
+
+
+def test_an_implementation_factory_that_raises_errors_that_scenario(spec: pytest.Pytester) -> None:
+    spec.makepyfile(
+        flaky_impl=textwrap.dedent(
+            """
+            from synapse_ref.adapter import ReferenceImplementation
+
+            calls = []
+
+            def implementation():
+                calls.append(1)
+                if len(calls) == 3:
+                    raise RuntimeError("out of handles")
+                return ReferenceImplementation()
+            """
+        )
+    )
+    result = run(spec, "--synapse-impl=flaky_impl")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+    scenarios = report(spec)["scenarios"]
+    assert isinstance(scenarios, list)
+    assert [s["status"] for s in scenarios] == ["passed", "errored"]
+    assert "creating the implementation failed: RuntimeError: out of handles" in scenarios[1]["message"]
 
 
 @pytest.mark.parametrize(
@@ -236,3 +340,124 @@ def test_a_bad_implementation_option_is_a_usage_error(
     result = run(spec, f"--synapse-impl={selected}")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([f"*{message}*"])
+
+
+def with_outline(spec: pytest.Pytester) -> None:
+    feature = spec.path / "features" / "models.feature"
+    feature.write_text(FEATURE + OUTLINE, encoding="utf-8")
+
+
+def test_every_example_of_an_outline_has_its_own_id(spec: pytest.Pytester) -> None:
+    with_outline(spec)
+    result = run(spec, "--co", "-q")
+    result.stdout.fnmatch_lines(
+        [
+            "features/test_models.py::test_a_model_keeps_its_name[[]MOD-001[]]",
+            "features/test_models.py::test_outline_examples[[]MOD-003#1[]]",
+            "features/test_models.py::test_outline_examples[[]MOD-003#2[]]",
+            "features/test_models.py::test_outline_examples[[]MOD-003#3[]]",
+        ]
+    )
+    for selection, count in (("-k MOD_003", 3), ("-k MOD-003", 3), ("-k MOD_003_2", 1)):
+        run(spec, "--co", "-q", *selection.split()).stdout.fnmatch_lines([f"{count}/5 tests collected*"])
+    run(spec, "--co", "-q", "--synapse-id=MOD-003#2,MOD-001").stdout.fnmatch_lines(["2/5 tests collected*"])
+    result = run(spec)
+    scenarios = report(spec)["scenarios"]
+    assert isinstance(scenarios, list)
+    assert [(s["example_id"], s["status"]) for s in scenarios] == [
+        ("MOD-001", "passed"),
+        ("MOD-002", "failed"),
+        ("MOD-003#1", "passed"),
+        ("MOD-003#2", "failed"),
+        ("MOD-003#3", "passed"),
+    ]
+    assert scenarios[3]["example"] == {"name": "b", "expected": "c"}
+    assert scenarios[3]["examples"] == 3
+
+
+def test_a_baseline_entry_names_a_whole_outline_or_one_example(spec: pytest.Pytester) -> None:
+    with_outline(spec)
+    one = run(spec, f"--synapse-baseline={write_baseline(spec, 'MOD-002', 'MOD-003#2')}")
+    assert one.ret == pytest.ExitCode.OK
+    assert statuses(spec)["MOD-003"] == "passed"  # the last example of MOD-003 in the report
+    whole = run(spec, f"--synapse-baseline={write_baseline(spec, 'MOD-002', 'MOD-003')}")
+    assert whole.ret == pytest.ExitCode.TESTS_FAILED
+    whole.stdout.fnmatch_lines(
+        [
+            "*= stale baseline entries in *baseline.json =*",
+            "MOD-003: MOD-003#1, MOD-003#3 pass now, MOD-003#2 still fail; "
+            "in *baseline.json, replace MOD-003 by MOD-003#2",
+        ]
+    )
+    both = run(spec, f"--synapse-baseline={write_baseline(spec, 'MOD-003', 'MOD-003#2')}")
+    assert both.ret == pytest.ExitCode.USAGE_ERROR
+    both.stderr.fnmatch_lines(["*MOD-003#2 is listed, and so is its whole outline MOD-003; keep one*"])
+    unknown = run(spec, f"--synapse-baseline={write_baseline(spec, 'MOD-003#4')}")
+    unknown.stderr.fnmatch_lines(["*names unknown scenario MOD-003#4*"])
+
+
+def test_a_stale_entry_is_named_in_the_terminal_summary(spec: pytest.Pytester) -> None:
+    result = run(spec, f"--synapse-baseline={write_baseline(spec, 'MOD-001', 'MOD-002')}")
+    result.stdout.fnmatch_lines(
+        [
+            "*= stale baseline entries in *baseline.json =*",
+            "MOD-001 passes now; remove it from *baseline.json",
+        ]
+    )
+    assert "XPASS" not in result.stdout.str()
+
+
+def test_junit_and_cucumber_keep_not_applicable_and_known_failures_apart(spec: pytest.Pytester) -> None:
+    feature = spec.path / "features" / "models.feature"
+    feature.write_text(
+        FEATURE + '\n  @MOD-004\n  Scenario: reader\n    Given a scripted model named "m1"\n'
+        "    Then a conversation reader can be built\n"
+    )
+    spec.makepyfile(
+        limited_impl="from synapse_ref.adapter import ReferenceImplementation\n\n"
+        "class Limited(ReferenceImplementation):\n    capabilities = frozenset({'context'})\n\n"
+        "implementation = Limited\n"
+    )
+    baseline = write_baseline(spec, "MOD-002")
+    result = run(
+        spec,
+        "--synapse-impl=limited_impl",
+        f"--synapse-baseline={baseline}",
+        "--junitxml=junit.xml",
+        "--cucumberjson=cucumber.json",
+    )
+    assert result.ret == pytest.ExitCode.OK
+    junit = (spec.path / "junit.xml").read_text("utf-8")
+    for example, status in (
+        ("MOD-001", "passed"),
+        ("MOD-002", "known-failure"),
+        ("MOD-004", "not-applicable"),
+    ):
+        properties = f'<property name="synapse.id" value="{example}" />'
+        assert f'{properties}<property name="synapse.status" value="{status}"' in junit
+    cucumber = json.loads((spec.path / "cucumber.json").read_text("utf-8"))
+    steps = {
+        element["id"]: (
+            [t["name"] for t in element["tags"] if t["name"].startswith("synapse-status")],
+            [step["result"]["status"] for step in element["steps"]],
+        )
+        for element in cucumber[0]["elements"]
+    }
+    assert steps == {
+        "test_a_model_keeps_its_name[MOD-001]": (["synapse-status:passed"], ["passed", "passed"]),
+        "test_a_model_with_the_wrong_name[MOD-002]": (
+            ["synapse-status:known-failure"],
+            ["passed", "pending"],
+        ),
+        "test_reader[MOD-004]": (["synapse-status:not-applicable"], ["skipped", "skipped"]),
+    }
+
+
+def test_every_member_of_the_implementation_belongs_to_one_capability_or_to_every_implementation() -> None:
+    from synapse_spec.contract import CAPABILITY_FACTORIES, Implementation
+
+    always = {"name", "version", "capabilities", "scripted_llm"}
+    members = {m for m in vars(Implementation) if not m.startswith("_")} - {"register"}
+    owners = [m for factories in CAPABILITY_FACTORIES.values() for m in factories]
+    assert len(owners) == len(set(owners))
+    assert set(owners) | always == members

@@ -77,7 +77,57 @@ def test_compact_summarises_a_longer_history(home: Path) -> None:
     assert "✅ 压缩完成：" in result.stdout and "→" in result.stdout, result.stdout
 
 
-def test_resume_of_an_unknown_session_starts_a_new_one(home: Path) -> None:
+def test_resume_of_an_unknown_session_is_an_error_not_a_new_session(home: Path) -> None:
     result = _synapse(home, "/exit\n", "--resume", "session-does-not-exist")
-    assert result.returncode == 0, result.stderr
-    assert "Session not found: session-does-not-exist" in result.stdout
+    assert result.returncode == 1
+    assert "Session not found: session-does-not-exist" in result.stderr
+    assert "Traceback" not in result.stderr
+    index = home / "sessions" / "sessions.json"
+    assert not index.exists() or json.loads(index.read_text(encoding="utf-8"))["sessions"] == [], (
+        "no session should be created"
+    )
+
+
+def test_an_unusable_home_is_a_clear_error(tmp_path: Path) -> None:
+    not_a_directory = tmp_path / "a-file"
+    not_a_directory.write_text("x", encoding="utf-8")
+    result = _synapse(not_a_directory, "/exit\n")
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"synapse: cannot use the Synapse home {not_a_directory}"), result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_version_is_printed() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "synapse_ref", "--version"], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0
+    assert result.stdout.strip().startswith("synapse ")
+
+
+def test_the_repl_leaves_the_applications_log_handlers_working(tmp_path: Path) -> None:
+    """Run in process: afterwards, records of ``synapse`` loggers still reach the root's handlers."""
+    import io
+    import logging
+
+    from synapse_ref.repl.app import main
+
+    seen: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            seen.append(record)
+
+    root = logging.getLogger()
+    keep = Keep(level=logging.WARNING)
+    root.addHandler(keep)
+    try:
+        assert (
+            main(["--home", str(tmp_path / "home")], stdin=io.StringIO("/exit\n"), stdout=io.StringIO()) == 0
+        )
+        logging.getLogger("synapse.embedded").warning("after the REPL")
+    finally:
+        root.removeHandler(keep)
+    assert [r.getMessage() for r in seen] == ["after the REPL"]
+    synapse_logger = logging.getLogger("synapse")
+    assert synapse_logger.propagate and not synapse_logger.handlers, "the REPL's file handler is gone"

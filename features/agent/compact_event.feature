@@ -3,6 +3,10 @@ Feature: Context compaction 触发规则
   强制压缩（`/compact` 背后的 `forceCompact()`）成功时，AgentRunner 用压缩后的消息替换历史，
   原子地重写会话文件，并发出 `compact` 事件。会话、摘要模型与按字符计数的 token 计数器都是真实或确定的。
 
+  When a forced compaction (`forceCompact()`, behind `/compact`) succeeds, the AgentRunner replaces the
+  history with the compacted messages, rewrites the session file atomically and emits a `compact` event. The
+  session, the summary model and the character-counting token counter are real or deterministic.
+
   @AGT-012
   Scenario: compact 成功后应更新历史并发出 compact 事件
     Given `forceCompact()` 返回 `success=true`

@@ -3,6 +3,11 @@ Feature: AgentRunner 保护机制的细节
   哪些工具失败计入连续失败（原实现的 failureCategory 与关键字规则）、每轮失败的日志、显式上限，
   以及请求在各个阶段被中断时历史保持原样。模型是脚本化替身，工具集是记录调用的替身。
 
+  The details of the AgentRunner's guards: which tool failures count as consecutive failures (the original's
+  failureCategory and keyword rules), the log line of each failed round, explicit limits, and a history left
+  as it was when a request is aborted at any stage. The model is a scripted double and the toolset a
+  recording double.
+
   @AGT-031
   Scenario Outline: 只有表明工具用法错误的失败才计入连续失败
     Given 工具每次都返回错误，failureCategory 为 "<category>"，brief 为 "<brief>"，output 为 "<output>"

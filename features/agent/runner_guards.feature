@@ -3,6 +3,10 @@ Feature: AgentRunner 保护机制
   AgentRunner 在工具反复失败、工具调用不止或调用方中断时主动停下，并且只在正常完成时运行 Stop Hook。
   模型是脚本化替身（多排一轮回复，用来证明 runner 没有继续调用）；工具集是记录调用的替身。
 
+  The AgentRunner stops on its own when tools keep failing, when tool calls do not end, or when the caller
+  aborts, and runs the stop hooks only after a normal completion. The model is a scripted double (with one
+  reply more than needed, to show the runner did not call it again); the toolset is a recording double.
+
   @AGT-007
   Scenario Outline: 连续工具失败达到阈值后主动停止
     Given 工具连续失败次数达到 `maxConsecutiveToolFailures`

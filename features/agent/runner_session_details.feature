@@ -3,6 +3,11 @@ Feature: AgentRunner 与会话、上下文的衔接细节
   Stop Hook 看到的会话信息、只卸载不压缩的一轮、没有会话时的强制压缩，以及清洗历史时的日志。
   会话是真实的，token 计数器按字符计数；模型是脚本化替身。
 
+  How the AgentRunner works with the session and the context layer: what session information a stop hook
+  sees, a round that offloads without compacting, a forced compaction without a session, and the log lines
+  of the history sanitizer. The session is real, the token counter counts characters, and the model is a
+  scripted double.
+
   @AGT-039
   Scenario: Stop Hook 看到会话 id、完整历史与 runner 的工作目录
     Given `stopHookExecutor.shouldExecute()` 为 true

@@ -3,6 +3,10 @@ Feature: 沙箱授权交互闭环
   沙箱拦截命令后，AgentRunner 把拦截变成等待用户回答的权限请求，并按用户的选择通过 Bash 工具执行。
   工具集与 Bash 工具是记录调用的替身；runner 的工作目录是一个临时目录。
 
+  When the sandbox blocks a command, the AgentRunner turns the block into a permission request that waits
+  for the user's answer, and runs the command through the Bash tool as the user chose. The toolset and the
+  Bash tool are recording doubles; the runner's working directory is a temporary directory.
+
   @AGT-001
   Scenario: 遇到受限资源时返回 `requires_permission`
     Given Agent 首轮工具调用返回 `extras.type=sandbox_blocked`

@@ -3,6 +3,10 @@ Feature: 沙箱授权请求与回答的细节
   原实现（`SandboxPermissionHandler`）如何补全缺省字段、在同一轮多个工具调用中选出请求，以及各选项的回答文本
   （参考说明中的原文）。工具集与 Bash 工具是记录调用的替身。
 
+  How the original's `SandboxPermissionHandler` fills in missing fields, picks the request among several
+  tool calls of one round, and words the answer for each option (the original texts of the reference notes).
+  The toolset and the Bash tool are recording doubles.
+
   @AGT-022
   Scenario: 拦截结果没有原因、资源不是字符串时使用默认值，run 返回拦截原因
     Given Agent 首轮工具调用被沙箱拦截，结果没有 message 且 `extras.resource` 不是字符串

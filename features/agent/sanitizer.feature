@@ -4,6 +4,12 @@ Feature: 工具协议历史清洗
   arguments 不是 JSON 对象的工具调用序列、没有上游调用的 tool 消息都被移除，清洗结果写回会话。
   「执行 sanitizer」同时检查独立的 `sanitizeToolProtocolHistory(messages)` 与恢复该历史的 AgentRunner。
 
+  Before every run and before every model call the AgentRunner cleans the tool protocol of the history:
+  dangling assistant toolCalls, tool-call sequences whose arguments are not a JSON object, and tool messages
+  without a preceding call are removed, and the cleaned history is written back to the session. The step "执行
+  sanitizer" checks both the standalone `sanitizeToolProtocolHistory(messages)` and an AgentRunner that
+  restores that history.
+
   @AGT-013
   Scenario: 恢复会话时清除悬空 assistant toolCalls
     Given 历史中存在 assistant toolCalls 但缺失对应 tool 消息

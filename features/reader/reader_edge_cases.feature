@@ -198,7 +198,7 @@ Feature: ConversationReader 的窗口、标识与格式边界
     When 执行 `compact()`
     Then `[Result]` 应为前 1 行加上单独一行的 `...`
 
-  @RDR-038
+  @RDR-038 @live-settings
   Scenario: 非 ASCII 文本应按字符计入 `estimatedTokens`
     Given 会话文件内容如下
       """
@@ -208,7 +208,7 @@ Feature: ConversationReader 的窗口、标识与格式边界
     When 对同一会话执行 `summarize`
     Then `estimatedTokens` 应为 7
 
-  @RDR-039
+  @RDR-039 @live-settings
   Scenario: tool 行的结果应计入 `estimatedTokens`
     Given 会话文件内容如下
       """

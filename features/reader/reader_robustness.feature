@@ -17,7 +17,7 @@ Feature: ConversationReader 的读取成本与配置容错
     Then 返回的 turn id 依次为 `tail-1, tail-2, tail-3`
     And 本次调用读取的字节数不应超过 64 KiB
 
-  @RDR-023
+  @RDR-023 @live-settings
   Scenario Outline: `SYNAPSE_CHARS_PER_TOKEN` 非法或非正数时应回退默认值
     Given 会话文件取自样例 `anthropic_sample.jsonl`
     And 设置 `SYNAPSE_CHARS_PER_TOKEN` 为 "<value>"

@@ -47,7 +47,7 @@ Feature: 工具序列与摘要统计
       | grep |
       | edit |
 
-  @RDR-018
+  @RDR-018 @live-settings
   Scenario: `summarize` token 估算应受 `SYNAPSE_CHARS_PER_TOKEN` 影响
     Given 设置不同 `SYNAPSE_CHARS_PER_TOKEN` 配置
       | SYNAPSE_CHARS_PER_TOKEN | estimatedTokens |

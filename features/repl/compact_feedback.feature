@@ -2,6 +2,9 @@
 Feature: `/compact` 交互反馈稳定性
   `/compact` 等待 runner 的 `forceCompact()` 完成，再把结果翻译成用户看得懂的一段话。runner 是替身。
 
+  `/compact` waits for the runner's `forceCompact()` to finish, then turns its result into a sentence a user
+  understands. The runner is a double.
+
   @REPL-009
   Scenario: 压缩成功时应展示 token 变化与删除统计
     Given `forceCompact()` 返回 `success=true` 且释放了 token

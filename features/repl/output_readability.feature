@@ -3,6 +3,10 @@ Feature: 输出与可读性
   技能增强进度文本（`SKILL_ENHANCE_PROGRESS_TEXT` = `Analyzing skill enhancement...`）在终端里高亮，
   写入管道或日志时保持原样。`formatStreamText(text)` 由调用方告知输出流是否为 TTY。
 
+  The skill-enhancement progress text (`SKILL_ENHANCE_PROGRESS_TEXT` = `Analyzing skill enhancement...`) is
+  highlighted on a terminal and left unchanged when written to a pipe or a log. The caller of
+  `formatStreamText(text)` says whether the output stream is a TTY.
+
   @REPL-006
   Scenario: 技能增强进度文本在 TTY 下高亮
     Given `process.stdout.isTTY=true` 且输出包含 `SKILL_ENHANCE_PROGRESS_TEXT`

@@ -4,6 +4,11 @@ Feature: REPL 斜杠命令的分派与输出
   `/cost`、`/skills`、`/tools` 的输出按原实现逐行给出（参考说明中的原文）；runner 与工具来源都是替身，
   技能目录是注入的 `<SYNAPSE_HOME>/skills`。
 
+  `handle(line)` handles only input starting with `/` (trimmed, case-insensitive); any other input goes to
+  the model. The output of `/cost`, `/skills` and `/tools` is pinned line by line as the original prints it
+  (the reference notes' texts); the runner and the tool source are doubles, and the skills directory is the
+  injected `<SYNAPSE_HOME>/skills`.
+
   @REPL-013
   Scenario Outline: 不以斜杠开头的输入不是命令
     When 用户输入 "<输入>"

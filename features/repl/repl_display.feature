@@ -3,6 +3,10 @@ Feature: REPL 显示层鲁棒性
   REPL 的斜杠命令返回要显示的文本；技能目录是注入的 `<SYNAPSE_HOME>/skills`（默认 `~/.synapse/skills`），
   `/tools` 的工具来源与 `/compact` 的 runner 都是替身。
 
+  The REPL's slash commands return the text to display; the skills directory is the injected
+  `<SYNAPSE_HOME>/skills` (default `~/.synapse/skills`), and the tool source of `/tools` and the runner of
+  `/compact` are doubles.
+
   @REPL-001
   Scenario: `/skills` 在技能目录缺失时提示创建路径
     Given `~/.synapse/skills` 目录不存在

@@ -8,10 +8,17 @@ distinct message text and only new or changed messages are tokenised again.
 
 from __future__ import annotations
 
+import functools
+import importlib.machinery
+import importlib.util
 import json
 import math
+import os
+import sys
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
+
+import orjson
 
 
 class TokenCounter(Protocol):
@@ -26,18 +33,57 @@ class ApproximateTokenCounter:
 
 
 class Cl100kTokenCounter:
-    """Exact ``cl100k_base`` counts through the optional, offline ``bpe-openai`` package."""
+    """Exact ``cl100k_base`` counts at any length, through the optional, offline ``bpe-openai`` package.
+
+    The package's Python wrapper refuses texts of a million characters or 200,000 tokens (a caller
+    would have to fall back to an estimate exactly on the longest histories) and builds three
+    vocabularies in Python on import.  Its Rust tokenizer has neither limit: it pre-tokenises with the
+    cl100k pattern and counts each piece with linear-time BPE, so the count is exact and linear at
+    every length, and only the one vocabulary it is asked for is loaded.  Lone surrogates (which a
+    Python string may hold but UTF-8 cannot) count as U+FFFD, as the wrapper does.
+    """
 
     def __init__(self) -> None:
-        import bpe_openai
-
-        self._encoding = bpe_openai.get_encoding("cl100k_base")
+        self._tokenizer = _cl100k_tokenizer()
 
     def count_tokens(self, text: str) -> int:
         try:
-            return len(self._encoding.encode_ordinary(text))
-        except Exception:
-            return math.ceil(len(text) / 4)
+            return int(self._tokenizer.count(text))
+        except UnicodeEncodeError:
+            repaired = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+            return int(self._tokenizer.count(repaired))
+
+
+@functools.cache
+def _cl100k_tokenizer() -> Any:
+    """The Rust tokenizer, built once per process (it is immutable; building it takes tens of ms)."""
+    return _bpe_bindings().tokenizer_for_encoding("cl100k_base")
+
+
+def _bpe_bindings() -> Any:
+    """``bpe_openai._bindings`` without running ``bpe_openai/__init__``, which parses the cl100k, o200k
+    and voyage3 vocabularies in Python (most of a second) only to fill a model table."""
+    loaded = sys.modules.get(_BINDINGS)
+    if loaded is not None:
+        return loaded
+    package = importlib.util.find_spec("bpe_openai")  # locates the package without importing it
+    for location in (package.submodule_search_locations or []) if package else []:
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = os.path.join(location, "_bindings" + suffix)
+            if not os.path.isfile(path):
+                continue
+            loader = importlib.machinery.ExtensionFileLoader(_BINDINGS, path)
+            spec = importlib.util.spec_from_file_location(_BINDINGS, path, loader=loader)
+            if spec is None:
+                continue
+            module = importlib.util.module_from_spec(spec)
+            loader.exec_module(module)
+            sys.modules[_BINDINGS] = module  # a later ``import bpe_openai`` reuses it
+            return module
+    raise ImportError("bpe-openai is not installed")
+
+
+_BINDINGS = "bpe_openai._bindings"
 
 
 def default_token_counter() -> TokenCounter:
@@ -52,8 +98,16 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 def message_json(message: Mapping[str, Any]) -> str:
-    """The text a message is counted as (``JSON.stringify`` shape: compact, non-ASCII kept)."""
-    return _ENCODER.encode(message)
+    """The text a message is counted as (``JSON.stringify`` shape: compact, non-ASCII kept).
+
+    orjson writes the same text as ``json`` for what messages hold (strings, ints, bools, null, lists,
+    objects) several times faster; what it refuses (lone surrogates, integers beyond 64 bits, keys that
+    are not strings) goes through ``json``.
+    """
+    try:
+        return orjson.dumps(message).decode("utf-8")
+    except TypeError:
+        return _ENCODER.encode(message)
 
 
 def count_message_tokens(messages: Iterable[Mapping[str, Any]], counter: TokenCounter) -> int:
@@ -70,9 +124,11 @@ class MessageTokenCache:
 
     def count_message(self, message: Mapping[str, Any]) -> int:
         text = message_json(message)
-        if text not in self._counts:
-            self._counts[text] = self.counter.count_tokens(text)
-        return self._counts[text]
+        count = self._counts.get(text)
+        if count is None:
+            count = self._counts[text] = self.counter.count_tokens(text)
+        return count
 
     def count_messages(self, messages: Iterable[Mapping[str, Any]]) -> int:
-        return sum(self.count_message(m) for m in messages)
+        count = self.count_message
+        return sum(map(count, messages))

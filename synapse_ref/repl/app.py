@@ -9,16 +9,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+import synapse_ref
 from synapse_ref.agent.runner import DEFAULT_SYSTEM_PROMPT, AgentRunner
 from synapse_ref.agent.tools import BashTool, ToolReturn
 from synapse_ref.context.orchestrator import ContextOrchestrator
+from synapse_ref.context.settings import ContextSettings
+from synapse_ref.context.token_counter import count_message_tokens, default_token_counter
 from synapse_ref.llm.scripted import Message, Reply, ScriptedLLM
 from synapse_ref.repl.commands import (
     HELP_COMMANDS,
@@ -34,8 +39,11 @@ from synapse_ref.session.session import Session
 
 ECHO_MODEL = "synapse-echo"
 CHARS_PER_TOKEN = 4
-SESSION_HELP = """  /resume [ID]       Switch to the latest session, or to session ID
+SESSION_HELP = """  /context           Tokens in the context against the offload and compaction thresholds
+  /resume [ID]       Switch to the latest session, or to session ID
   /sessions          List saved sessions"""
+PROMPT = "You> "
+"""The input prompt (a terminal shows it as drawn by prompt_toolkit: the trailing space is a cursor move)."""
 
 
 def _text_of(message: Mapping[str, Any]) -> str:
@@ -182,9 +190,21 @@ def build_parser() -> argparse.ArgumentParser:
         const="",
         default=None,
         metavar="ID",
-        help="resume session ID, or the most recent session when no ID is given",
+        help="resume session ID (an unknown ID is an error), or the most recent session when no ID is given",
     )
+    parser.add_argument("--version", action="version", version=f"synapse {synapse_ref.__version__}")
     return parser
+
+
+class StartupError(Exception):
+    """The REPL cannot start: the message says why, for the user (no traceback)."""
+
+
+class TurnSignal:
+    """The abort signal of one model turn: Ctrl-C sets it, and the runner stops at its next check."""
+
+    def __init__(self) -> None:
+        self.aborted = False
 
 
 class Repl:
@@ -209,17 +229,17 @@ class Repl:
     # -- sessions ------------------------------------------------------------------------------------------
     def _start(self, resume: str | None) -> Session:
         """The session to start with: the one asked for with ``--resume`` when it exists, else a new one."""
+        if resume:
+            found = self._find(resume)
+            if found is None:
+                raise StartupError(f"Session not found: {resume} (see /sessions or {self.sessions_dir})")
+            return found
         if resume is not None:
-            if resume:
-                found = self._find(resume)
-                missing = f"Session not found: {resume}; starting a new session."
-            else:
-                latest = Session.list(self.sessions_dir)
-                found = self._find(str(latest[0]["id"])) if latest else None
-                missing = "No session to resume; starting a new session."
+            latest = Session.list(self.sessions_dir)
+            found = self._find(str(latest[0]["id"])) if latest else None
             if found is not None:
                 return found
-            self.notice = missing
+            self.notice = "No previous sessions found; starting a new session."
         return self._new_session()
 
     def _new_session(self) -> Session:
@@ -267,6 +287,21 @@ class Repl:
                 lines.append(f"  {message.get('role')}: {text[:120]}")
         return "\n".join(lines)
 
+    def context_report(self) -> str:
+        """``/context``: the tokens the next request carries, against the thresholds that act on them."""
+        settings = ContextSettings.from_env()
+        history = self.runner.history
+        tokens = count_message_tokens(history, default_token_counter())
+        share = f"{tokens / settings.offload_threshold:.1%}" if settings.offload_threshold > 0 else "n/a"
+        lines = [
+            f"Context: {tokens:,} tokens in {len(history)} messages ({share} of the offload threshold)",
+            f"  offload threshold:  {settings.offload_threshold:>9,} tokens "
+            "(above it, long tool results move to files)",
+            f"  compaction trigger: {settings.compact_trigger_threshold:>9,} tokens "
+            "(compaction runs when offloading frees fewer and the context is still above the threshold)",
+        ]
+        return "\n".join(lines)
+
     def list_sessions(self) -> str:
         entries = Session.list(self.sessions_dir)
         if not entries:
@@ -296,6 +331,9 @@ class Repl:
         if command == "/sessions":
             self.say(self.list_sessions())
             return True
+        if command == "/context":
+            self.say(self.context_report())
+            return True
         if command in HELP_COMMANDS:
             self.say(f"{HELP_TEXT}\n{SESSION_HELP}")
             return True
@@ -304,21 +342,69 @@ class Repl:
             if outcome.output:
                 self.say(outcome.output)
             return not outcome.exit
-        try:
-            self.say(await self.runner.run(line))
-        except Exception as error:
-            self.say(f"Error: {error}")
+        await self.run_turn(line)
         return True
 
+    async def run_turn(self, line: str) -> None:
+        """One model turn; Ctrl-C aborts it (the runner's signal, and the request in flight is cancelled)
+        and the REPL goes back to the prompt."""
+        turn_signal = TurnSignal()
+        turn = asyncio.ensure_future(self.runner.run(line, signal=turn_signal))
+
+        def interrupt() -> None:
+            turn_signal.aborted = True
+            turn.cancel()
+
+        with _on_interrupt(interrupt):
+            try:
+                self.say(await turn)
+            except asyncio.CancelledError:
+                if not turn_signal.aborted:
+                    raise
+                self.say("Interrupted.")
+            except Exception as error:
+                self.say("Interrupted." if turn_signal.aborted else f"Error: {error}")
+
     async def loop(self, lines: TextIO) -> None:
+        """Lines from a pipe or file, one command or message each, until end of input or ``/exit``."""
         while True:
-            if self.is_tty:
-                self.out.write("> ")
-                self.out.flush()
             line = await asyncio.to_thread(lines.readline)
             if not line or (line.strip() and not await self.handle(line.rstrip("\n"))):
                 self.say("Goodbye.")
                 return
+
+    async def interactive_loop(self) -> None:
+        """A terminal: line editing and a history kept in ``<home>/history``; Ctrl-C clears the line,
+        Ctrl-D (on an empty line) or ``/exit`` leaves."""
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import FileHistory
+
+        prompt: PromptSession[str] = PromptSession(history=FileHistory(str(self.home / "history")))
+        while True:
+            try:
+                line = await prompt.prompt_async(PROMPT)
+            except KeyboardInterrupt:
+                continue
+            except EOFError:
+                break
+            if line.strip() and not await self.handle(line):
+                break
+        self.say("Goodbye.")
+
+
+@contextlib.contextmanager
+def _on_interrupt(callback: Callable[[], None]) -> Iterator[None]:
+    """Route SIGINT to ``callback`` while a turn runs (where the event loop can take signals)."""
+    loop = asyncio.get_running_loop()
+    try:
+        loop.add_signal_handler(signal.SIGINT, callback)
+    except (NotImplementedError, RuntimeError, ValueError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        loop.remove_signal_handler(signal.SIGINT)
 
 
 def main(
@@ -328,8 +414,24 @@ def main(
     lines = stdin if stdin is not None else sys.stdin
     out = stdout if stdout is not None else sys.stdout
     home = args.home.expanduser() if args.home is not None else synapse_home()
-    _log_to_file(home / "logs" / "agent.log")
-    repl = Repl(home, out, is_tty=out.isatty() and lines.isatty(), resume=args.resume)
+    is_tty = out.isatty() and lines.isatty()
+    try:
+        with _log_to_file(home / "logs" / "agent.log"):
+            repl = Repl(home, out, is_tty=is_tty, resume=args.resume)
+            _run(repl, args.resume is not None, lines, out)
+    except StartupError as error:
+        sys.stderr.write(f"synapse: {error}\n")
+        return 1
+    except OSError as error:
+        reason = error.strerror or str(error)
+        where = error.filename or home
+        sys.stderr.write(f"synapse: cannot use the Synapse home {home}: {reason}: {where}\n")
+        return 1
+    return 0
+
+
+def _run(repl: Repl, resumed: bool, lines: TextIO, out: TextIO) -> None:
+    home = repl.home
     out.write(
         "Synapse REPL (reference implementation)\n"
         "Model: offline echo model (no network; replies repeat your message)\n"
@@ -337,28 +439,38 @@ def main(
     )
     if repl.notice:
         out.write(repl.notice + "\n")
-    elif args.resume is not None:
+    elif resumed:
         out.write(repl.describe_resumed() + "\n")
     out.write(f"Session: {repl.session.id}\nType /help for commands, /exit to leave.\n")
     out.flush()
     try:
-        asyncio.run(repl.loop(lines))
+        asyncio.run(repl.interactive_loop() if repl.is_tty else repl.loop(lines))
     except KeyboardInterrupt:
         out.write("\nInterrupted.\n")
-    return 0
 
 
-def _log_to_file(path: Path) -> None:
-    """Warnings of the ``synapse`` loggers go to ``<home>/logs/agent.log``, not into the conversation."""
-    logger = logging.getLogger("synapse")
-    if logger.handlers:
-        return
+@contextlib.contextmanager
+def _log_to_file(path: Path) -> Iterator[None]:
+    """Records of the ``synapse`` loggers also go to ``<home>/logs/agent.log`` while the REPL runs.
+
+    The handler is removed afterwards and propagation is left alone, so an application that embeds
+    the REPL keeps receiving the records on its own handlers.  Python prints WARNING records to stderr
+    only when no handler exists anywhere, so the conversation stays clean without disabling propagation.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     handler = logging.FileHandler(path, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logger = logging.getLogger("synapse")
+    previous_level = logger.level
     logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    logger.propagate = False
+    if logger.getEffectiveLevel() > logging.INFO:
+        logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(previous_level)
+        handler.close()
 
 
 if __name__ == "__main__":

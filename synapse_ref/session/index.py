@@ -2,15 +2,22 @@
 
 Every write holds an inter-process file lock around load, modify and atomic replace, so concurrent
 writers (threads, ``Session`` instances or processes) never drop each other's entries.  A corrupt index
-reads as empty but is never silently overwritten: the first write moves it aside first.
+reads as empty but is never silently overwritten: the first write moves it aside first.  Numbers must be
+finite (``NaN``/``Infinity`` are not JSON and ``JSON.parse`` refuses them), and a number too long to
+convert makes the index corrupt like any other unreadable value.
+
+Every writer of a temporary file in the sessions directory (``<target>.tmp-<pid>-<8 hex>``) holds the
+lock, so a temporary file found while holding it was left by a killed writer and is removed.  Temporary
+files of other tools (``sessions.json.tmp-*``, ``*.jsonl.tmp-*`` in another format) go once they are an
+hour old: by then no writer is still busy with them.
 """
 
 from __future__ import annotations
 
-import copy
-import json
 import logging
+import math
 import os
+import re
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -19,7 +26,7 @@ from typing import Any, TypeVar
 
 from filelock import FileLock
 
-from synapse_ref.session.persistence import atomic_write_text
+from synapse_ref.session.persistence import TEMP_MARKER, atomic_write_bytes, dumps, loads
 from synapse_ref.session.usage import ROUND_KEYS, TOTAL_KEYS
 
 logger = logging.getLogger("synapse.session.index")
@@ -29,6 +36,9 @@ INDEX_VERSION = "1.0.0"
 
 Entry = dict[str, Any]
 T = TypeVar("T")
+
+_OWN_TEMP = re.compile(re.escape(TEMP_MARKER) + r"[0-9]+-[0-9a-f]{8}$")
+FOREIGN_TEMP_MAX_AGE = 3600.0
 
 
 class IndexCorruptError(ValueError):
@@ -42,7 +52,11 @@ def iso_timestamp(epoch_seconds: float) -> str:
 
 
 def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    return isinstance(value, float) and math.isfinite(value)
 
 
 def _is_usage(usage: object) -> bool:
@@ -86,24 +100,27 @@ class SessionIndex:
 
     def __init__(self, sessions_dir: Path) -> None:
         self.path = sessions_dir / INDEX_FILE
+        # One reentrant lock object: a rewrite holds it around its own write and the index update.
+        self._lock = FileLock(f"{self.path}.lock")
+        self._lock_pid = os.getpid()
 
     def _load_strict(self) -> dict[str, Any]:
         try:
-            text = self.path.read_text(encoding="utf-8")
+            raw = self.path.read_bytes()
         except FileNotFoundError:
             return {"version": INDEX_VERSION, "sessions": []}
-        except (OSError, UnicodeDecodeError) as exc:
+        except OSError as exc:
             raise IndexCorruptError(exc) from exc
         try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as exc:
+            data = loads(raw.decode("utf-8"))
+        except ValueError as exc:  # invalid UTF-8, not JSON, nested too deeply, a number too long
             raise IndexCorruptError(exc) from exc
         return validate_index(data)
 
     def entries(self) -> list[Entry]:
         """The sessions, newest first; ``[]`` (with a warning) when the index is corrupt."""
         try:
-            return copy.deepcopy(list(self._load_strict()["sessions"]))
+            return list(self._load_strict()["sessions"])
         except IndexCorruptError as exc:
             logger.warning("Failed to load sessions index %s: %s", self.path, exc)
             return []
@@ -114,7 +131,7 @@ class SessionIndex:
     def update(self, mutate: Callable[[list[Entry]], T]) -> T:
         """Apply ``mutate`` to the entry list under the lock and save the result atomically."""
         # Taking the lock creates the sessions directory (and its parents) on first use.
-        with FileLock(f"{self.path}.lock"):
+        with self.locked():
             try:
                 index = self._load_strict()
             except IndexCorruptError as exc:
@@ -124,8 +141,36 @@ class SessionIndex:
             result = mutate(sessions)
             index["sessions"] = sessions
             index["updatedAt"] = iso_timestamp(time.time())
-            atomic_write_text(self.path, json.dumps(index, ensure_ascii=False, indent=2))
+            atomic_write_bytes(self.path, dumps(index, indent=True))
+            self._remove_stale_temps()
             return result
+
+    def locked(self) -> FileLock:
+        """The index's (reentrant) lock, for a write that must not interleave with index updates."""
+        if self._lock_pid != os.getpid():  # a forked child may not use its parent's lock object
+            self._lock, self._lock_pid = FileLock(f"{self.path}.lock"), os.getpid()
+        return self._lock
+
+    def _remove_stale_temps(self) -> None:
+        """Called with the lock held; see the module docstring for which files are stale."""
+        now = time.time()
+        prefixes = (f"{INDEX_FILE}{TEMP_MARKER}", f".jsonl{TEMP_MARKER}")
+        try:
+            candidates = [
+                entry
+                for entry in os.scandir(self.path.parent)
+                if TEMP_MARKER in entry.name and any(prefix in entry.name for prefix in prefixes)
+            ]
+        except OSError:
+            return
+        for entry in candidates:
+            try:
+                own = _OWN_TEMP.search(entry.name) is not None
+                if own or now - entry.stat(follow_symlinks=False).st_mtime > FOREIGN_TEMP_MAX_AGE:
+                    os.unlink(entry.path)
+                    logger.warning("Removed a temporary file left by an interrupted write: %s", entry.path)
+            except OSError:
+                continue
 
     def _set_aside(self, problem: IndexCorruptError) -> None:
         stamp = datetime.now(tz=timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")

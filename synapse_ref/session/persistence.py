@@ -1,76 +1,263 @@
-"""JSONL history files and atomic file replacement."""
+"""JSONL history files and atomic file replacement.
+
+Encoding and decoding go through ``orjson`` (several times faster than ``json`` on long histories) with
+``json`` as the fallback for what ``orjson`` refuses but ``json`` accepts: integers beyond 64 bits, and
+strings holding lone surrogates (which ``JSON.stringify`` writes as ``\\udXXX`` escapes).  The output is
+plain JSON either way, so other tools keep reading the files.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import logging
 import os
 import secrets
-import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
+
+try:  # POSIX; elsewhere appends are not serialised between processes.
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
 logger = logging.getLogger("synapse.session.persistence")
 
+_DUMPS_OPTIONS = orjson.OPT_NON_STR_KEYS
+TEMP_MARKER = ".tmp-"
+"""Temporary files are ``<target>.tmp-<pid>-<random hex>`` next to their target."""
 
-def to_jsonl(messages: Iterable[Any]) -> str:
-    return "".join(json.dumps(message, ensure_ascii=False) + "\n" for message in messages)
+
+# -- encoding ------------------------------------------------------------------------------------------
 
 
-def read_jsonl(path: Path) -> list[Any]:
-    """Every line that parses (a missing file has none); a corrupt line is skipped with a warning so
-    one bad write does not make the whole conversation unreadable."""
+def dumps(value: Any, *, indent: bool = False, newline: bool = False) -> bytes:
+    """UTF-8 JSON of ``value`` (non-ASCII written as is); a value JSON cannot hold raises ``TypeError``."""
+    options = _DUMPS_OPTIONS | (orjson.OPT_INDENT_2 if indent else 0)
     try:
-        content = path.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        return []
-    messages: list[Any] = []
-    for number, line in enumerate(content.split("\n"), start=1):
+        return orjson.dumps(value, option=options | (orjson.OPT_APPEND_NEWLINE if newline else 0))
+    except orjson.JSONEncodeError:
+        # A lone surrogate cannot be UTF-8: "backslashreplace" writes it as the JSON escape \udXXX.
+        text = json.dumps(value, ensure_ascii=False, indent=2 if indent else None, allow_nan=False)
+        return text.encode("utf-8", errors="backslashreplace") + (b"\n" if newline else b"")
+
+
+def to_jsonl(messages: Iterable[Any]) -> bytes:
+    return b"".join([dumps(message, newline=True) for message in messages])
+
+
+def loads(data: bytes | str) -> Any:
+    """Parse one JSON text; ``ValueError`` (``RecursionError`` included) when it is not valid JSON."""
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+        try:
+            return json.loads(text, parse_constant=_refuse_constant)
+        except RecursionError as exc:
+            raise ValueError(f"nested too deeply: {exc}") from exc
+
+
+def _refuse_constant(name: str) -> Any:
+    # NaN and Infinity are not JSON: JSON.parse refuses them, so a file holding them is not shared data.
+    raise ValueError(f"{name} is not a JSON value")
+
+
+# -- reading the history -------------------------------------------------------------------------------
+
+
+def message_problem(value: Any) -> str | None:
+    """Why a parsed line is no message, or None: a message is an object with a string ``role`` whose
+    ``toolCalls``, when given, is an array.  Anything else would make every later replay fail."""
+    if not isinstance(value, dict):
+        return f"not a message object but {type(value).__name__}"
+    if not isinstance(value.get("role"), str):
+        return "a message without a string role"
+    calls = value.get("toolCalls")
+    if calls is not None and not isinstance(calls, list):
+        return "toolCalls is not an array"
+    return None
+
+
+def is_message(value: Any) -> bool:
+    # message_problem(value) is None, in the form the fast path can afford for every line.
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("role"), str)
+        and (value.get("toolCalls") is None or isinstance(value["toolCalls"], list))
+    )
+
+
+class _Bad:
+    """Stands for a line that is not JSON."""
+
+
+_BAD = _Bad()
+
+
+def _parse_line(line: bytes) -> Any:
+    try:
+        return loads(line)
+    except ValueError:
+        return _BAD
+
+
+def parse_jsonl(data: bytes, source: Path | str, *, warn: bool = True) -> list[dict[str, Any]]:
+    """The messages of JSONL ``data``: a line that is not JSON, or JSON but no message, is skipped with a
+    warning so that one bad write does not make the whole conversation unreadable."""
+    lines = data.split(b"\n")
+    # Parsing allocates millions of objects and frees none: cyclic GC passes would only cost time.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        try:
+            values: list[Any] = list(map(orjson.loads, filter(None, lines)))
+        except orjson.JSONDecodeError:
+            pass
+        else:
+            if all(map(is_message, values)):  # one pass: each dict is touched once
+                return values
+        return _parse_each(lines, source, warn)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _parse_each(lines: list[bytes], source: Path | str, warn: bool) -> list[dict[str, Any]]:
+    messages: list[dict[str, Any]] = []
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        try:
-            messages.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            logger.warning("Skipped corrupted JSONL line %d in %s: %s", number, path, exc)
+        value = _parse_line(line)
+        problem = "not valid JSON" if value is _BAD else message_problem(value)
+        if problem is None:
+            messages.append(value)
+        elif warn:
+            logger.warning("Skipped corrupted JSONL line %d in %s: %s", number, source, problem)
     return messages
 
 
-def append_jsonl(path: Path, messages: Iterable[Any]) -> None:
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(to_jsonl(messages))
-        handle.flush()
-        os.fsync(handle.fileno())
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` so that a reader sees either the old or the new file, never a
-    torn one: write a sibling temporary file, flush and fsync it, then ``os.replace``.  On failure the
-    temporary file is removed and the error propagates; the old file is untouched."""
-    temp = path.with_name(f"{path.name}.tmp-{int(time.time() * 1000)}-{secrets.token_hex(3)}")
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """Every message of the file (a missing file has none); see :func:`parse_jsonl`."""
     try:
-        with temp.open("w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    return parse_jsonl(data, path)
+
+
+def count_messages(path: Path, start: int, end: int | None = None) -> tuple[int, int]:
+    """``(messages, position)``: how many lines from byte ``start`` up to ``end`` (default: the end of
+    the file) hold a message, and the offset just past the last line counted.  A last line without its
+    newline counts when it is a whole message (as the loader reads it); otherwise it may still be being
+    written, and is left for the next count."""
+    try:
+        with path.open("rb") as handle:
+            handle.seek(start)
+            data = handle.read() if end is None else handle.read(max(0, end - start))
+    except FileNotFoundError:
+        return 0, start
+    complete = data.rfind(b"\n") + 1
+    count = len(parse_jsonl(data[:complete], path, warn=False))
+    tail = data[complete:]
+    if tail.strip() and is_message(_parse_line(tail)):
+        return count + 1, start + len(data)
+    return count, start + complete
+
+
+# -- appending -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Appended:
+    """Where an append put its lines: bytes ``[start, end)`` of the file with identity ``file_id``."""
+
+    file_id: tuple[int, int]
+    start: int
+    end: int
+
+
+def file_id(stat: os.stat_result) -> tuple[int, int]:
+    return (stat.st_dev, stat.st_ino)
+
+
+def append_lines(path: Path, data: bytes) -> Appended:
+    """Append complete JSONL lines with one ``write`` and return where they went.
+
+    A last line left without its newline (a writer killed mid-line) first gets one, so the new lines
+    never merge into it.  The file's lock (``flock``) serialises appenders; the file is reopened when a
+    rewrite replaced it between ``open`` and taking the lock.  If the write fails, the file is cut back
+    to its old length, so a failed append leaves nothing behind.  No ``fsync``: once ``write`` returns,
+    a process crash can no longer lose the lines (see the durability policy in ``session``).
+    """
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
+        try:
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            stat = os.fstat(fd)
+            try:
+                current = os.stat(path)
+            except FileNotFoundError:
+                continue
+            if file_id(current) != file_id(stat):
+                continue  # replaced after we opened it: write to the new file
+            size = stat.st_size
+            payload = data
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                payload = b"\n" + data
+            try:
+                _write_all(fd, payload)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.ftruncate(fd, size)
+                raise
+            end = size + len(payload)
+            return Appended(file_id(stat), end - len(data), end)
+        finally:
+            os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+# -- replacing -----------------------------------------------------------------------------------------
+
+
+def temp_path(path: Path) -> Path:
+    return path.with_name(f"{path.name}{TEMP_MARKER}{os.getpid()}-{secrets.token_hex(4)}")
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> os.stat_result:
+    """Replace ``path`` with ``data`` so that a reader, a crash or a power loss leaves either the old or
+    the new file, never a torn one: write a sibling temporary file, ``fdatasync`` it, then
+    ``os.replace``.  On failure the temporary file is removed and the error propagates; the old file is
+    untouched.  Returns the new file's status (size, inode)."""
+    temp = temp_path(path)
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+        try:
+            _write_all(fd, data)
+            getattr(os, "fdatasync", os.fsync)(fd)
+            stat = os.fstat(fd)
+        finally:
+            os.close(fd)
         os.replace(temp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             temp.unlink()
         raise
-    _fsync_dir(path.parent)
+    return stat
 
 
-def _fsync_dir(directory: Path) -> None:
-    # Makes the rename durable; not every platform can open a directory, which is harmless.
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+def atomic_write_text(path: Path, text: str) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"))

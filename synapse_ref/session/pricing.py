@@ -42,7 +42,8 @@ def load_pricing(path: Path | None = None) -> PricingConfig | None:
     except FileNotFoundError:
         logger.warning("Pricing file not found, costs unavailable: %s", target)
         return None
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
+        # ValueError covers invalid UTF-8, invalid JSON and numbers too long to convert.
         logger.warning("Failed to load pricing from %s, costs unavailable: %s", target, exc)
         return None
     if not _is_pricing(data):

@@ -1,4 +1,26 @@
-"""A persisted conversation: JSONL history, its entry in ``sessions.json`` and its offload directory."""
+"""A persisted conversation: JSONL history, its entry in ``sessions.json`` and its offload directory.
+
+Durability policy
+    An append is one ``write`` of complete lines, without ``fsync``: once ``append_message`` returns the
+    messages are in the operating system's cache, so a crash of the process (killed, out of memory, an
+    uncaught error) cannot lose them; a power loss or a crash of the operating system can lose the
+    appends of the last seconds before the kernel wrote them back.  A rewrite, a clear and every index
+    update write a temporary file, ``fdatasync`` it and rename it over the old one, so after either kind
+    of crash the file is the old or the new version, never empty or torn (a power loss may keep the old
+    version).  A line left without its newline by a killed writer is closed before the next append, so
+    it never swallows an acknowledged message; the loader skips it with a warning.
+
+Message counts
+    An index entry's ``messageCount`` counts the messages of the history file up to byte
+    ``historySize`` of the file with inode ``historyInode`` (fields of this implementation; other
+    tools ignore them).  Readers (``list``,
+    ``find``) add the messages of the complete lines after that offset, so they show the file's count
+    even after a crash between an append and its index update.  An append therefore rewrites
+    ``sessions.json`` at once only when it sets the title or when this object's previous append-driven
+    update is at least ``INDEX_UPDATE_INTERVAL`` seconds old; otherwise the entry catches up with the
+    session's next write.  Every update is a read-modify-write of the entry under the index lock, so
+    two ``Session`` objects or processes of one session never drop each other's counts or usage.
+"""
 
 from __future__ import annotations
 
@@ -9,17 +31,29 @@ import os
 import secrets
 import shutil
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from synapse_ref.session.index import Entry, SessionIndex, iso_timestamp
 from synapse_ref.session.paths import env_int
-from synapse_ref.session.persistence import append_jsonl, atomic_write_text, read_jsonl, to_jsonl
+from synapse_ref.session.persistence import (
+    Appended,
+    append_lines,
+    atomic_write_bytes,
+    count_messages,
+    file_id,
+    is_message,
+    read_jsonl,
+    to_jsonl,
+)
 from synapse_ref.session.pricing import load_pricing
 from synapse_ref.session.usage import accumulate_usage, create_empty_usage
 from synapse_ref.session.usage import reset_usage as _reset_usage
 
+INDEX_UPDATE_INTERVAL = 0.1
+"""Seconds between two index updates driven by appends alone (see the module docstring)."""
 TITLE_MAX_LENGTH = 50
 DEFAULT_MAX_SESSIONS = 100
 DEFAULT_MODEL = "unknown-model"
@@ -72,6 +106,72 @@ COMPRESSED_HISTORY_TITLE = "[Compressed History]"
 """How the title of a compaction summary message starts (see ``synapse_ref.context.compactor``)."""
 
 
+@dataclass(frozen=True)
+class _Written:
+    """Lines this object appended whose count the index entry may not hold yet."""
+
+    where: Appended
+    messages: int
+
+
+Anchor = tuple[int, int]
+"""``(historySize, historyInode)`` of an entry: its ``messageCount`` counts the messages in the first
+``historySize`` bytes of the history file with inode ``historyInode`` (any file when the size is 0)."""
+
+NO_HISTORY: Anchor = (0, 0)
+
+
+def _natural(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _anchor(entry: Mapping[str, Any]) -> Anchor | None:
+    size, inode = entry.get("historySize"), entry.get("historyInode")
+    if isinstance(size, int) and isinstance(inode, int) and _natural(size) and _natural(inode):
+        return (size, inode)
+    return None
+
+
+def _set_anchor(entry: Entry, anchor: Anchor | None) -> None:
+    if anchor is None:
+        entry.pop("historySize", None)
+        entry.pop("historyInode", None)
+    else:
+        entry["historySize"], entry["historyInode"] = anchor
+
+
+def reconcile_count(
+    path: Path, count: int, anchor: Anchor | None, written: Sequence[_Written] = ()
+) -> tuple[int, Anchor | None]:
+    """The messages of the history file and the anchor for that count: ``count`` messages up to the
+    ``anchor`` (None: not known, count the whole file), plus those of the complete lines after it.
+    Lines this object wrote there are counted without reading them.  A missing file keeps ``count``:
+    there is nothing to check it against."""
+    try:
+        stat = os.stat(path)
+    except FileNotFoundError:
+        return count, anchor
+    if anchor is None or anchor[0] > stat.st_size or (anchor[0] and anchor[1] != stat.st_ino):
+        count, size = count_messages(path, 0)  # replaced (a rewrite cut off by a crash) or unknown
+        return count, (size, stat.st_ino)
+    position = anchor[0]
+    for item in sorted(written, key=lambda w: w.where.start):
+        where = item.where
+        if where.file_id != file_id(stat) or where.end > stat.st_size or where.end <= position:
+            continue  # in a file that has been replaced since, or counted already
+        if where.start >= position:
+            if where.start > position:  # lines another writer appended in between
+                count += count_messages(path, position, where.start)[0]
+            count += item.messages
+        else:  # another reader counted the first of these lines while they were being written
+            count += count_messages(path, position, where.end)[0]
+        position = where.end
+    if position < stat.st_size:
+        more, position = count_messages(path, position)
+        count += more
+    return count, (position, stat.st_ino)
+
+
 def _first_user_title(messages: Messages) -> str | None:
     for message in messages:
         if isinstance(message, dict) and message.get("role") == "user":
@@ -83,7 +183,7 @@ class Session:
     """Persistence of one conversation.
 
     Build one with :meth:`create`, :meth:`find` or :meth:`continue_`; every change to the history, the
-    title or the usage is reflected in the sessions index straight away.
+    title or the usage is reflected in the sessions index (see the module docstring for when).
     """
 
     def __init__(
@@ -95,6 +195,7 @@ class Session:
         usage: Mapping[str, Any],
         title: str | None = None,
         message_count: int = 0,
+        anchor: Anchor | None = None,
         cwd: str | None = None,
         pricing: PricingTable | None = None,
         pricing_path: Path | None = None,
@@ -105,10 +206,14 @@ class Session:
         self._usage: dict[str, Any] = copy.deepcopy(dict(usage))
         self._title = title
         self._message_count = message_count
+        self._anchor = anchor
         self._cwd = cwd
         self._pricing = pricing
         self._pricing_path = pricing_path
         self._index = SessionIndex(self._sessions_dir)
+        self._history_path = self._sessions_dir / f"{session_id}.jsonl"
+        self._unsynced: builtins.list[_Written] = []
+        self._last_append_update = -INDEX_UPDATE_INTERVAL
 
     # -- construction ------------------------------------------------------------------------------------
     @classmethod
@@ -126,6 +231,7 @@ class Session:
             Path(sessions_dir),
             created_at=iso_timestamp(time.time()),
             usage=create_empty_usage(model or DEFAULT_MODEL),
+            anchor=NO_HISTORY,
             cwd=os.getcwd(),
             pricing=pricing,
             pricing_path=pricing_path,
@@ -143,7 +249,8 @@ class Session:
         pricing: PricingTable | None = None,
         pricing_path: Path | None = None,
     ) -> Session | None:
-        """The session recorded in the index, with its usage, title and count as persisted there.
+        """The session recorded in the index, with its usage and title as persisted there and its
+        message count checked against the history file.
 
         A missing id or an unreadable index gives ``None``: resuming must never crash the caller.
         """
@@ -152,27 +259,41 @@ class Session:
             return None
         stored = entry.get("usage")
         usage = stored if stored is not None else create_empty_usage(model or DEFAULT_MODEL)
-        return cls(
+        session = cls(
             entry["id"],
             Path(sessions_dir),
             created_at=entry["createdAt"],
             usage=usage,
             title=entry.get("title"),
-            message_count=int(entry["messageCount"]),
             cwd=entry.get("cwd"),
             pricing=pricing,
             pricing_path=pricing_path,
         )
+        session._message_count, session._anchor = reconcile_count(
+            session.history_path, int(entry["messageCount"]), _anchor(entry)
+        )
+        return session
 
     @classmethod
     def list(cls, sessions_dir: Path) -> Entries:
-        """Index entries, newest first; ``[]`` when the index is missing or corrupt."""
-        return SessionIndex(Path(sessions_dir)).entries()
+        """Index entries, newest first, with message counts checked against the history files; ``[]``
+        when the index is missing or corrupt."""
+        entries = SessionIndex(Path(sessions_dir)).entries()
+        for entry in entries:
+            anchor = _anchor(entry)
+            if anchor is None or not _is_file_name(entry["id"]):
+                continue  # written by another tool: its count is all there is (a full recount is find's)
+            path = Path(sessions_dir) / f"{entry['id']}.jsonl"
+            with contextlib.suppress(OSError):
+                stat = os.stat(path)
+                if (stat.st_size, stat.st_ino) != anchor:
+                    entry["messageCount"] = reconcile_count(path, int(entry["messageCount"]), anchor)[0]
+        return entries
 
     @classmethod
     def continue_(cls, sessions_dir: Path, *, model: str | None = None) -> Session | None:
         """The most recent session, or ``None`` when there is none."""
-        sessions = cls.list(sessions_dir)
+        sessions = SessionIndex(Path(sessions_dir)).entries()
         if not sessions:
             return None
         return cls.find(str(sessions[0]["id"]), sessions_dir, model=model)
@@ -188,7 +309,7 @@ class Session:
 
     @property
     def history_path(self) -> Path:
-        return self._sessions_dir / f"{self._id}.jsonl"
+        return self._history_path
 
     @property
     def offload_dir(self) -> Path:
@@ -207,50 +328,79 @@ class Session:
         messages = list(message_or_list) if isinstance(message_or_list, builtins.list) else [message_or_list]
         if not messages:
             return
-        append_jsonl(self.history_path, messages)
+        where = append_lines(self.history_path, to_jsonl(messages))
+        self._unsynced.append(_Written(where, len(messages)))
         self._message_count += len(messages)
-        if self._title is None:
-            self._title = _first_user_title(messages)
-        self._save_entry()
+        title = _first_user_title(messages) if self._title is None else None
+        now = time.monotonic()
+        if title is None and now - self._last_append_update < INDEX_UPDATE_INTERVAL:
+            return  # the entry catches up with a later write; readers count these lines meanwhile
+        self._last_append_update = now
+
+        def keep_first_title(entry: Entry) -> None:
+            if title is not None and entry.get("title") is None:
+                entry["title"] = title
+
+        self._update_entry(keep_first_title)
 
     def load_history(self) -> Messages:
-        return [m for m in read_jsonl(self.history_path) if m is not None]
+        """The history's messages; a line that is not a message object is skipped with a warning."""
+        return read_jsonl(self.history_path)
 
     def rewrite_history(self, messages: Messages) -> None:
         """Replace the whole history atomically; on failure the old file stays byte-identical."""
         messages = list(messages)
-        try:
-            atomic_write_text(self.history_path, to_jsonl(messages))
-        except Exception as exc:
-            raise SessionHistoryError(f"Failed to rewrite session history: {exc}") from exc
-        self._message_count = len(messages)
-        title = _first_user_title(messages)
-        # A compacted history starts with the summary; the conversation's topic has not changed.
-        if not (self._title and title and title.startswith(COMPRESSED_HISTORY_TITLE)):
-            self._title = title
-        self._save_entry()
+        with self._index.locked():
+            try:
+                written = atomic_write_bytes(self.history_path, to_jsonl(messages))
+            except Exception as exc:
+                raise SessionHistoryError(f"Failed to rewrite session history: {exc}") from exc
+            count = sum(map(is_message, messages))
+            title = _first_user_title(messages)
+
+            def replace(entry: Entry) -> None:
+                entry["messageCount"] = count
+                _set_anchor(entry, (written.st_size, written.st_ino))
+                current = entry.get("title")
+                # A compacted history starts with the summary; the conversation's topic has not changed.
+                if current and title and title.startswith(COMPRESSED_HISTORY_TITLE):
+                    return
+                _set_title(entry, title)
+
+            self._update_entry(replace, replaced=True)
 
     def clear(self, *, reset_usage: bool = True) -> None:
         """Empty the history (the file is kept), drop offloaded files and the title, and by default the
         usage; the index is updated to match, title included."""
-        atomic_write_text(self.history_path, "")
-        shutil.rmtree(self.offload_dir, ignore_errors=True)
-        self._message_count = 0
-        self._title = None
-        if reset_usage:
-            self._usage = _reset_usage(self._usage)
-        self._save_entry()
+        with self._index.locked():
+            written = atomic_write_bytes(self.history_path, b"")
+            shutil.rmtree(self.offload_dir, ignore_errors=True)
+
+            def empty(entry: Entry) -> None:
+                entry["messageCount"] = 0
+                _set_anchor(entry, (0, written.st_ino))
+                _set_title(entry, None)
+                if reset_usage:
+                    entry["usage"] = _reset_usage(entry.get("usage") or self._usage)
+
+            self._update_entry(empty, replaced=True)
 
     # -- usage -------------------------------------------------------------------------------------------
     def get_usage(self) -> dict[str, Any]:
         return copy.deepcopy(self._usage)
 
     def update_usage(self, usage: Mapping[str, int], model: str | None = None) -> None:
-        if model:
-            self._usage["model"] = model
+        """Add one round to the usage persisted in the index (not to this object's copy of it, which
+        another object of the same session may have made stale)."""
         pricing = self._pricing if self._pricing is not None else load_pricing(self._pricing_path)
-        self._usage = accumulate_usage(self._usage, usage, pricing)
-        self._save_entry()
+
+        def add_round(entry: Entry) -> None:
+            current = dict(entry.get("usage") or self._usage)
+            if model:
+                current["model"] = model
+            entry["usage"] = accumulate_usage(current, usage, pricing)
+
+        self._update_entry(add_round)
 
     # -- index -------------------------------------------------------------------------------------------
     def _entry(self, now: str) -> Entry:
@@ -265,6 +415,7 @@ class Session:
         if self._cwd is not None:
             entry["cwd"] = self._cwd
         entry["usage"] = copy.deepcopy(self._usage)
+        _set_anchor(entry, self._anchor)
         return entry
 
     def _register(self) -> None:
@@ -284,20 +435,49 @@ class Session:
 
     def _delete_files(self, session_id: str) -> None:
         # An id from a hand-edited index must not reach outside the sessions directory.
-        if session_id in ("", "..") or Path(session_id).name != session_id:
+        if not _is_file_name(session_id):
             return
         with contextlib.suppress(OSError):
             (self._sessions_dir / f"{session_id}.jsonl").unlink()
         shutil.rmtree(self._sessions_dir / session_id, ignore_errors=True)
 
-    def _save_entry(self) -> None:
-        entry = self._entry(iso_timestamp(time.time()))
+    def _update_entry(self, change: Callable[[Entry], None], *, replaced: bool = False) -> None:
+        """Under the index lock: bring the entry's count up to the file (unless ``change`` sets it for a
+        history it ``replaced``), apply ``change``, save, and adopt the saved state."""
 
-        def save(sessions: Entries) -> None:
-            for position, existing in enumerate(sessions):
-                if existing.get("id") == self._id:
-                    sessions[position] = entry
-                    return
-            sessions.insert(0, entry)
+        def update(sessions: Entries) -> Entry:
+            now = iso_timestamp(time.time())
+            entry = next((e for e in sessions if e.get("id") == self._id), None)
+            if entry is None:  # evicted or lost with a corrupt index: this object's state is all there is
+                entry = self._entry(now)
+                sessions.insert(0, entry)
+            if not replaced:
+                count, anchor = reconcile_count(
+                    self.history_path, int(entry["messageCount"]), _anchor(entry), self._unsynced
+                )
+                entry["messageCount"] = count
+                _set_anchor(entry, anchor)
+            change(entry)
+            entry["updatedAt"] = now
+            return copy.deepcopy(entry)
 
-        self._index.update(save)
+        saved = self._index.update(update)
+        self._unsynced = []
+        self._message_count = int(saved["messageCount"])
+        self._anchor = _anchor(saved)
+        self._title = saved.get("title")
+        if saved.get("usage") is not None:
+            self._usage = saved["usage"]
+
+
+def _set_title(entry: Entry, title: str | None) -> None:
+    if title is None:
+        entry.pop("title", None)
+    else:
+        entry["title"] = title
+
+
+def _is_file_name(session_id: object) -> bool:
+    if not isinstance(session_id, str) or session_id in ("", ".."):
+        return False
+    return Path(session_id).name == session_id

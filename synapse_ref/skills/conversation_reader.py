@@ -15,15 +15,19 @@ warning: a transcript with a damaged line is still worth reading.
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
-import math
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import add, floordiv
 from pathlib import Path
 from typing import Any, Protocol
+
+import orjson
 
 logger = logging.getLogger("synapse.skills.conversation_reader")
 
@@ -35,23 +39,24 @@ ELLIPSIS = "..."
 BLOCK_SEPARATOR = "\n\n"
 
 _UTF8_MAX_BYTES = 4
+_READ_BLOCK = 1 << 24
 _LEADING_INT = re.compile(r"\s*([+-]?\d+)")
 
 
-@dataclass
+@dataclass(slots=True)
 class ToolCall:
     id: str
     name: str
     input: Mapping[str, Any] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class ToolResult:
     tool_use_id: str
     content: str
 
 
-@dataclass
+@dataclass(slots=True)
 class ConversationTurn:
     """One user or assistant turn; ``tool_calls`` / ``tool_results`` are None when the line had none."""
 
@@ -113,8 +118,7 @@ class ConversationReader:
         if not path.exists():
             logger.warning("Conversation file not found: %s", path)
             return []
-        text = path.read_bytes().decode("utf-8", errors="replace")
-        return self._parse_lines(text.split("\n"))
+        return self._parse_lines(_byte_lines(path))
 
     def read_truncated(self, file_path: str | Path, max_chars: int) -> list[ConversationTurn]:
         """The turns in the last ``max_chars`` characters of the file.
@@ -163,7 +167,19 @@ class ConversationReader:
 
     # -- parsing ---------------------------------------------------------------------------------------
 
-    def _parse_lines(self, lines: Iterable[str]) -> list[ConversationTurn]:
+    def _parse_lines(self, lines: Iterable[bytes | str]) -> list[ConversationTurn]:
+        """Turns of the lines; the cyclic garbage collector is paused meanwhile, because the parsed
+        values (millions of containers on a big transcript) hold no cycles and would otherwise be
+        traversed again and again as they accumulate."""
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            return self._parse(lines)
+        finally:
+            if paused:
+                gc.enable()
+
+    def _parse(self, lines: Iterable[bytes | str]) -> list[ConversationTurn]:
         turns: list[ConversationTurn] = []
         pending_results: list[ToolResult] = []
         pending_raw: list[Any] = []
@@ -183,11 +199,18 @@ class ConversationReader:
                 )
             pending_results, pending_raw = [], []
 
+        loads, refused = orjson.loads, orjson.JSONDecodeError
         for number, line in enumerate(lines, start=1):
-            if not line.strip():
+            if not line:
                 continue
-            data = self._load(line, number)
-            if data is None:
+            try:  # the common case inline: this loop runs once per line of files of hundreds of MB
+                data = loads(line)
+            except refused:
+                data = self._load_refused(line, number)
+                if data is None:
+                    continue
+            if not isinstance(data, dict):
+                logger.warning("Failed to parse conversation line %d: not a JSON object", number)
                 continue
             role = data.get("role")
             if role == "tool":
@@ -198,18 +221,30 @@ class ConversationReader:
                     pending_results.append(result)
                     pending_raw.append(data.get("content"))
                 continue
-            if role not in ("user", "assistant"):
+            if role != "user" and role != "assistant":
                 continue
-            flush()
+            if pending_results:
+                flush()
             turns.append(self._turn(data, role, number))
         flush()
         return turns
 
     @staticmethod
+    def _load_refused(line: bytes | str, number: int) -> dict[str, Any] | None:
+        """A line orjson refused (a blank line, invalid UTF-8, NaN, integers beyond 64 bits, lone
+        surrogates, damage) is decided by ``json`` on the line decoded with replacement characters, as
+        the whole file used to be, so the outcome is the standard library's: blank lines are skipped
+        silently, a line that is no JSON object with a warning."""
+        text = line.decode("utf-8", errors="replace") if isinstance(line, bytes) else line
+        if not text.strip():
+            return None
+        return ConversationReader._load(text, number)
+
+    @staticmethod
     def _load(line: str, number: int) -> dict[str, Any] | None:
         try:
             data = json.loads(line)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # RecursionError: nested deeper than Python recurses
             logger.warning("Failed to parse conversation line %d: %s", number, exc)
             return None
         if not isinstance(data, dict):
@@ -220,39 +255,51 @@ class ConversationReader:
     def _turn(self, data: Mapping[str, Any], role: str, number: int) -> ConversationTurn:
         raw = data.get("content")
         turn_id = data.get("id")
-        calls: list[ToolCall] = []
-        results: list[ToolResult] = []
+        calls: list[ToolCall] | None = None
+        results: list[ToolResult] | None = None
         content = raw if isinstance(raw, str) else ""
-        texts: list[str] = []
-        for block in raw if isinstance(raw, list) else ():
-            if not isinstance(block, dict):
-                continue
-            kind = block.get("type")
-            if kind == "text" and isinstance(block.get("text"), str) and block["text"]:
-                texts.append(block["text"])
-            elif kind == "tool_use" and block.get("id") and block.get("name"):
-                tool_input = block.get("input")
-                calls.append(
-                    ToolCall(
-                        str(block["id"]),
-                        str(block["name"]),
-                        tool_input if isinstance(tool_input, dict) else {},
-                    )
-                )
-            elif kind == "tool_result" and block.get("tool_use_id"):
-                results.append(ToolResult(str(block["tool_use_id"]), _as_text(block.get("content"))))
-        if texts:
-            content = "\n".join(texts)
+        if isinstance(raw, list):
+            texts: list[str] = []
+            for block in raw:
+                if not isinstance(block, dict):
+                    continue
+                kind = block.get("type")
+                if kind == "text":
+                    text = block.get("text")
+                    if isinstance(text, str) and text:
+                        texts.append(text)
+                elif kind == "tool_use":
+                    if block.get("id") and block.get("name"):
+                        tool_input = block.get("input")
+                        call = ToolCall(
+                            str(block["id"]),
+                            str(block["name"]),
+                            tool_input if isinstance(tool_input, dict) else {},
+                        )
+                        if calls is None:
+                            calls = [call]
+                        else:
+                            calls.append(call)
+                elif kind == "tool_result" and block.get("tool_use_id"):
+                    result = ToolResult(str(block["tool_use_id"]), _as_text(block.get("content")))
+                    if results is None:
+                        results = [result]
+                    else:
+                        results.append(result)
+            if texts:
+                content = texts[0] if len(texts) == 1 else "\n".join(texts)
         native_calls = data.get("toolCalls")
         if isinstance(native_calls, list):
-            calls.extend(self._native_tool_calls(native_calls))
+            native = self._native_tool_calls(native_calls)
+            if native:
+                calls = native if calls is None else calls + native
         return ConversationTurn(
-            id=turn_id if isinstance(turn_id, str) and turn_id else f"turn-{number}",
-            role=role,
-            content=content,
-            tool_calls=tuple(calls) or None,
-            tool_results=tuple(results) or None,
-            raw_content=raw,
+            turn_id if isinstance(turn_id, str) and turn_id else f"turn-{number}",
+            role,
+            content,
+            tuple(calls) if calls else None,
+            tuple(results) if results else None,
+            raw,
         )
 
     @staticmethod
@@ -320,21 +367,38 @@ class ConversationReader:
         return [call.name for turn in turns for call in turn.tool_calls or ()]
 
     def summarize(self, turns: Sequence[_TurnLike]) -> ConversationSummary:
+        """Counts and a token estimate: per turn, ``ceil(len(JSON of its raw content, or its text) /
+        chars_per_token)``, the length in characters of the compact JSON text."""
         chars_per_token = env_positive_int(CHARS_PER_TOKEN_ENV, DEFAULT_CHARS_PER_TOKEN)
         sequence = self.extract_tool_sequence(turns)
-        estimated = 0
-        for turn in turns:
-            raw = getattr(turn, "raw_content", None)
-            serialised = json.dumps(raw or turn.content, ensure_ascii=False, separators=(",", ":"))
-            estimated += math.ceil(len(serialised) / chars_per_token)
+        values = [getattr(turn, "raw_content", None) or turn.content for turn in turns]
+        lengths = map(_json_length, values)
+        # sum(ceil(length / chars_per_token)), iterated in C: a summary of 100k turns stays in tens of ms
+        estimated = sum(
+            map(floordiv, map(add, lengths, repeat(chars_per_token - 1)), repeat(chars_per_token))
+        )
+        roles = [turn.role for turn in turns]
         return ConversationSummary(
             total_turns=len(turns),
-            user_turns=sum(1 for t in turns if t.role == "user"),
-            assistant_turns=sum(1 for t in turns if t.role == "assistant"),
+            user_turns=roles.count("user"),
+            assistant_turns=roles.count("assistant"),
             tool_calls=len(sequence),
             unique_tools=tuple(dict.fromkeys(sequence)),
             estimated_tokens=estimated,
         )
+
+
+def _json_length(value: Any) -> int:
+    """Characters of ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``.
+
+    orjson writes the same text for parsed JSON values; what it refuses (lone surrogates, integers
+    beyond 64 bits) goes through ``json``.
+    """
+    try:
+        data = orjson.dumps(value)
+    except TypeError:  # also nested deeper than orjson writes (255 levels)
+        return len(_as_json(value))
+    return len(data) if data.isascii() else len(data.decode("utf-8"))
 
 
 def truncate_tool_result(content: str, limit: int) -> str:
@@ -345,18 +409,10 @@ def truncate_tool_result(content: str, limit: int) -> str:
     """
     if len(content) <= limit:
         return content
-    if "\n" in content:
-        lines = content.split("\n")
-        kept: list[str] = []
-        used = 0
-        for line in lines:
-            needed = used + (1 if kept else 0) + len(line)
-            if needed + len("\n" + ELLIPSIS) > limit:
-                break
-            kept.append(line)
-            used = needed
-        if kept:
-            return "\n".join(kept) + "\n" + ELLIPSIS
+    # The kept lines end at the last newline that leaves room for "\n...": one search, not a split.
+    end = content.rfind("\n", 0, max(0, limit - len(ELLIPSIS)))
+    if end >= 0:
+        return content[:end] + "\n" + ELLIPSIS
     return content[: max(0, limit - len(ELLIPSIS))] + ELLIPSIS
 
 
@@ -368,4 +424,29 @@ def _as_text(content: Any) -> str:
         return ""
     if isinstance(content, list) and all(isinstance(p, dict) and p.get("type") == "text" for p in content):
         return "\n".join(str(p.get("text", "")) for p in content)
-    return json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+    return _as_json(content)
+
+
+NESTED_TOO_DEEPLY = "[content nested too deeply to show]"
+
+
+def _as_json(content: Any) -> str:
+    """Compact JSON of ``content``; a value nested deeper than the interpreter can recurse (a line of
+    about a thousand levels still parses) becomes a placeholder, with a warning, instead of an error."""
+    try:
+        return json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+    except RecursionError:
+        logger.warning("Conversation content nested too deeply to show; replaced by a placeholder")
+        return NESTED_TOO_DEEPLY
+
+
+def _byte_lines(path: Path) -> Iterator[bytes]:
+    """The file's lines (split at ``\\n``, as ``str.split`` would), read in blocks so the whole file
+    is never held twice: once as bytes and once as lines."""
+    with path.open("rb") as handle:
+        rest = b""
+        while block := handle.read(_READ_BLOCK):
+            lines = (rest + block).split(b"\n") if rest else block.split(b"\n")
+            rest = lines.pop()
+            yield from lines
+    yield rest

@@ -1,0 +1,131 @@
+@session @beyond-seed
+Feature: 会话写入的崩溃安全、并发安全与异常数值（超出种子的修正）
+  A writer killed in the middle of a line or between the history and the index, two writers of one
+  session, and hostile values on disk must never lose an acknowledged message, leave a message count
+  that drifts from the history file, drop usage, leave temporary files behind or make the session (or
+  the whole sessions directory) unusable. Bad values get a warning and the documented fallback.
+
+  @SES-039
+  Scenario: 历史文件末行未写完时，之后追加的消息不应丢失
+    Given 会话已有 1 条消息，且历史文件以一行未写完的消息结尾
+      """
+      {"role": "assistant", "content": [{"type": "te
+      """
+    When 向会话追加一条新消息
+    Then 历史文件的最后一行应恰好是新消息
+    And `session.loadHistory()` 应依次返回原有消息与新消息，并为未写完的行记录 warning
+
+  @SES-040
+  Scenario: 写入历史后、更新索引前被中断时，消息数应以历史文件为准
+    Given 会话已有 2 条消息
+    And 另有 3 条消息已写入历史文件而索引未随之更新，如同写入者在两者之间被杀死
+    When 通过 `Session.find()` 恢复该会话
+    Then 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 5
+    When 向会话追加 1 条消息
+    Then 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 6
+
+  @SES-041
+  Scenario: 同一会话的两个对象交替写入时，计数与 usage 都不应丢失
+    Given 会话已有 2 条消息
+    When 通过 `Session.find()` 得到同一会话的两个对象 a 与 b
+    And a 记录一轮 inputOther 为 100 的 usage，随后 b 记录一轮 inputOther 为 7 的 usage
+    And a 追加 2 条消息，随后 b 追加 3 条消息
+    Then 索引中该会话的 usage.totalInputOther 应为 107
+    And 重新恢复的会话 usage.totalInputOther 应为 107，messageCount 与历史文件中的消息数都应为 7
+
+  @SES-042
+  Scenario: 被杀死的重写留下的临时文件应在会话下次写入时清除
+    Given 会话已有 2 条消息
+    When 另一个进程重写该会话历史时超出文件大小上限，被系统以 SIGXFSZ 杀死
+    And 会话随后记录一轮 usage
+    Then 会话目录中的文件应与重写前相同，没有残留的临时文件
+    And 历史文件应仍为重写前的内容
+
+  @SES-043
+  Scenario Outline: 不是消息对象的历史行应像损坏行一样跳过并记录 warning
+    Given 会话历史文件的第 2 行为 <line>
+    When 调用 `session.loadHistory()`
+    Then 应只返回第 1、3 行的消息，并记录 warning
+
+    Examples:
+      | case               | line                                                        |
+      | JSON 数字          | 1                                                           |
+      | JSON 字符串        | "hello"                                                     |
+      | JSON null          | null                                                        |
+      | JSON 数组          | [{"role": "user", "content": "x"}]                          |
+      | 没有 role          | {"content": [{"type": "text", "text": "x"}]}                |
+      | toolCalls 不是数组 | {"role": "assistant", "content": [], "toolCalls": true}     |
+
+  @SES-044
+  Scenario Outline: 含非有限数值或超长数字的 `sessions.json` 读作损坏的索引
+    Given `sessions.json` 中会话条目的 <field> 原文为 <text>
+    When 调用 `Session.list()`
+    Then `Session.list()` 应列出 0 个会话，且列出的条目与索引文件中的一致
+    And 是否记录了以 "Failed to load sessions index" 开头的 warning: 是
+    And `Session.find()` 与 `Session.continue()` 都应返回 `null`
+    When 创建一个新会话
+    Then `Session.list()` 应只列出新会话
+    And 损坏的索引应以原内容另存在 `sessions.json` 旁
+
+    Examples:
+      | field                 | text            |
+      | messageCount          | NaN             |
+      | messageCount          | Infinity        |
+      | messageCount          | 5000 位的整数   |
+      | usage.totalInputOther | -Infinity       |
+      | usage.totalCost       | NaN             |
+
+  @SES-045
+  Scenario Outline: 异常的 `pricing.json` 不应让记录 usage 或 `/cost` 出错
+    Given `SYNAPSE_HOME` 指向一个目录，其中 `pricing.json` 为 <pricing>
+    And 会话模型为 `claude-sonnet-4-20250514`
+    When 会话记录一轮 usage
+      | inputOther | output | inputCacheRead | inputCacheCreation |
+      | 1000       | 500    | 2000           | 100                |
+    Then `totalCost` 应为 <cost>
+    And 是否记录了 pricing warning: <warning>
+    And 该会话 usage 的 `/cost` 输出中 Cost 应为 <shown>
+
+    Examples:
+      | case              | pricing            | cost   | warning | shown     |
+      | 嵌套 5000 层      | deeply_nested.json | null   | 是      | N/A       |
+      | 每百万 token 1e30 | huge_prices.json   | 3.6e27 | 否      | $3.6e+27  |
+
+  @SES-046
+  Scenario: usage 中的非有限数值在 `/cost` 中显示为 N/A 并记录 warning
+    Given usage 记录为
+      """
+      {"totalInputOther": NaN, "totalOutput": Infinity, "totalCacheRead": 2000, "totalCacheCreation": 100,
+       "model": "claude-sonnet-4-20250514",
+       "rounds": [{"inputOther": 1, "output": 1, "inputCacheRead": 0, "inputCacheCreation": 0}],
+       "totalCost": NaN}
+      """
+    When 调用 `formatCostOutput(usage)`
+    Then 完整输出应为:
+      """
+      Token: N/A in / N/A out | Cache: 2,000 read / 100 write (N/A hit) | Cost: N/A
+      """
+    And 应为每个无法显示的数值记录 warning
+
+  @SES-047
+  Scenario: 超出定点表示范围的费用与原版一样以指数形式显示
+    Given usage 记录为
+      """
+      {"totalInputOther": 1000, "totalOutput": 500, "totalCacheRead": 2000, "totalCacheCreation": 100,
+       "model": "claude-sonnet-4-20250514",
+       "rounds": [{"inputOther": 1000, "output": 500, "inputCacheRead": 2000, "inputCacheCreation": 100}],
+       "totalCost": 1e30}
+      """
+    When 调用 `formatCostOutput(usage)`
+    Then 完整输出应为:
+      """
+      Token: 3,100 in / 500 out | Cache: 2,000 read / 100 write (65% hit) | Cost: $1e+30
+      """
+
+  @SES-048
+  Scenario: 多个进程同时向同一会话追加消息并记录 usage 时，计数与累计值都应准确
+    Given 会话已有 2 条消息
+    When 3 个进程各自恢复该会话，同时各追加 40 条消息并记录 10 轮 inputOther 为 1 的 usage
+    Then 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 122
+    And 历史文件应恰有 122 行消息
+    And 重新恢复的会话 usage.totalInputOther 应为 30

@@ -1,0 +1,357 @@
+"""Named probes: what a step observes of an implementation from outside it, in process and over the wire.
+
+A step may only observe what any implementation, in any language and in its own process, shows: files on
+disk, replies, log records, calls to the ports it was given, and its process's I/O and resource limits.
+These probes hold for an implementation in the test process (its process is this one) and for a server
+(its process is the ``pid`` of its ``hello``), and for any user, root included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import ctypes.util
+import errno
+import fcntl
+import logging
+import multiprocessing
+import os
+import resource as resource_module
+import signal
+import struct
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from synapse_spec.remote import RemoteImplementation, server_of
+
+T = TypeVar("T")
+NOT_APPLICABLE = "not applicable: "
+
+
+def implementation_pid(synapse: object) -> int:
+    """The process that does the implementation's work: this one in process, the server's over the wire."""
+    server = server_of(synapse)
+    return server.pid if server is not None else os.getpid()
+
+
+def in_process(synapse: object) -> bool:
+    return server_of(synapse) is None
+
+
+# --------------------------------------------------------------------------------------------------------
+# I/O of the implementation's process
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class IOCount:
+    """Bytes the implementation's process read during a block (``rchar`` of ``/proc/<pid>/io``)."""
+
+    pid: int
+    bytes_read: int = 0
+    measure: str = ""
+
+
+def _rchar(pid: int) -> int:
+    with open(f"/proc/{pid}/io", encoding="ascii") as handle:
+        for line in handle:
+            if line.startswith("rchar:"):
+                return int(line.split()[1])
+    raise OSError(errno.ENOENT, f"/proc/{pid}/io has no rchar")
+
+
+@contextlib.contextmanager
+def process_io(synapse: object) -> Iterator[IOCount]:
+    """Counts what the implementation's process reads inside the block.  Where the kernel does not expose
+    ``/proc/<pid>/io`` the scenario is not applicable (there is no other measure that holds for any
+    process)."""
+    pid = implementation_pid(synapse)
+    try:
+        before = _rchar(pid)
+    except OSError as exc:
+        pytest.skip(f"{NOT_APPLICABLE}this system does not count a process's reads (/proc/{pid}/io: {exc})")
+    count = IOCount(pid, measure=f"bytes read by process {pid} (/proc/{pid}/io rchar)")
+    yield count
+    count.bytes_read = _rchar(pid) - before
+
+
+# --------------------------------------------------------------------------------------------------------
+# Files opened or read, by any process (inotify)
+# --------------------------------------------------------------------------------------------------------
+
+IN_ACCESS = 0x001
+IN_MODIFY = 0x002
+IN_OPEN = 0x020
+IN_DELETE_SELF = 0x400
+IN_NONBLOCK = 0o4000
+IN_CLOEXEC = 0o2000000
+_EVENT = struct.Struct("iIII")
+_EVENT_NAMES = {IN_ACCESS: "read", IN_MODIFY: "write", IN_OPEN: "open", IN_DELETE_SELF: "delete"}
+
+
+@dataclass
+class FileWatch:
+    """What happened to watched files while the block ran: ``events`` maps a path to ``open``, ``read``,
+    ``write`` or ``delete``, as the kernel saw it for any process."""
+
+    paths: list[str]
+    events: dict[str, list[str]] = field(default_factory=dict)
+
+    def touched(self, path: str | Path) -> list[str]:
+        return self.events.get(os.path.realpath(path), [])
+
+    def opened(self, path: str | Path) -> bool:
+        return bool({"open", "read"} & set(self.touched(path)))
+
+
+def _libc() -> Any:
+    name = ctypes.util.find_library("c") or "libc.so.6"
+    return ctypes.CDLL(name, use_errno=True)
+
+
+@contextlib.contextmanager
+def watch_files(paths: Sequence[str | Path]) -> Iterator[FileWatch]:
+    """Watches files with inotify: the kernel reports every open and read of them by any process (the
+    test's own or a server's), whatever the path used (a symbolic link, ``..``) and whoever the user."""
+    libc = _libc()
+    fd = libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
+    if fd < 0:
+        pytest.skip(f"{NOT_APPLICABLE}inotify is not available here ({os.strerror(ctypes.get_errno())})")
+    real = [os.path.realpath(p) for p in paths]
+    watches: dict[int, str] = {}
+    try:
+        for path in real:
+            wd = libc.inotify_add_watch(
+                fd, os.fsencode(path), IN_OPEN | IN_ACCESS | IN_MODIFY | IN_DELETE_SELF
+            )
+            if wd < 0:
+                raise OSError(ctypes.get_errno(), f"cannot watch {path}")
+            watches[wd] = path
+        watch = FileWatch(real)
+        yield watch
+        for wd, mask in _read_events(fd):
+            if wd not in watches:
+                continue
+            for bit, name in _EVENT_NAMES.items():
+                if mask & bit:
+                    watch.events.setdefault(watches[wd], []).append(name)
+    finally:
+        os.close(fd)
+
+
+def _read_events(fd: int) -> Iterator[tuple[int, int]]:
+    while True:
+        try:
+            data = os.read(fd, 65536)
+        except BlockingIOError:
+            return
+        offset = 0
+        while offset < len(data):
+            wd, mask, _cookie, length = _EVENT.unpack_from(data, offset)
+            yield wd, mask
+            offset += _EVENT.size + length
+
+
+# --------------------------------------------------------------------------------------------------------
+# Resource limits on the implementation's process
+# --------------------------------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def resource_limit(synapse: object, resource: int, soft: int) -> Iterator[None]:
+    """Lowers the implementation process's soft limit (``prlimit``) for the block only: a write past
+    ``RLIMIT_FSIZE`` then fails with ``EFBIG`` (a full disk), an open past ``RLIMIT_NOFILE`` with
+    ``EMFILE``.  In process, ``SIGXFSZ`` is ignored meanwhile so the write fails instead of killing."""
+    pid = implementation_pid(synapse)
+    previous_limit = resource_module.prlimit(pid, resource)
+    previous_handler = None
+    if pid == os.getpid() and resource == _RLIMIT_FSIZE:
+        previous_handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource_module.prlimit(pid, resource, (soft, previous_limit[1]))
+    try:
+        yield
+    finally:
+        resource_module.prlimit(pid, resource, previous_limit)
+        if previous_handler is not None:
+            signal.signal(signal.SIGXFSZ, previous_handler)
+
+
+_RLIMIT_FSIZE = resource_module.RLIMIT_FSIZE
+RLIMIT_FSIZE = resource_module.RLIMIT_FSIZE
+RLIMIT_NOFILE = resource_module.RLIMIT_NOFILE
+
+
+def lowest_free_descriptor(synapse: object) -> int:
+    """The lowest descriptor number the implementation's process has free: a ``RLIMIT_NOFILE`` of that
+    number refuses its next open."""
+    pid = implementation_pid(synapse)
+    if pid == os.getpid():
+        lowest = os.open(os.devnull, os.O_RDONLY)
+        os.close(lowest)
+        return lowest
+    used = {int(name) for name in os.listdir(f"/proc/{pid}/fd")}
+    return next(n for n in range(len(used) + 1) if n not in used)
+
+
+# --------------------------------------------------------------------------------------------------------
+# A file that cannot be deleted, for any user
+# --------------------------------------------------------------------------------------------------------
+
+_FS_IOC_GETFLAGS = 0x80086601
+_FS_IOC_SETFLAGS = 0x40086602
+_FS_IMMUTABLE_FL = 0x00000010
+
+
+def _set_immutable(path: Path, on: bool) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        flags = bytearray(struct.pack("i", 0))
+        fcntl.ioctl(fd, _FS_IOC_GETFLAGS, flags)
+        value = struct.unpack("i", flags)[0]
+        value = value | _FS_IMMUTABLE_FL if on else value & ~_FS_IMMUTABLE_FL
+        fcntl.ioctl(fd, _FS_IOC_SETFLAGS, struct.pack("i", value))
+    finally:
+        os.close(fd)
+
+
+def _bind_mount(path: Path) -> bool:
+    try:
+        done = subprocess.run(
+            ["mount", "--bind", str(path), str(path)], capture_output=True, check=False, timeout=30
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
+@contextlib.contextmanager
+def undeletable(path: str | Path) -> Iterator[str]:
+    """Makes one file impossible to delete by any process, root included, while the block runs; yields
+    how (``immutable`` or ``mount point``).  Tried in turn: the file system's immutable flag (``chattr
+    +i``), then a bind mount of the file onto itself (``EBUSY``).  Where neither is allowed the scenario
+    is not applicable, with the reason."""
+    target = Path(path)
+    how = ""
+    reasons = []
+    try:
+        _set_immutable(target, True)
+        how = "immutable"
+    except OSError as exc:
+        reasons.append(f"chattr +i: {exc.strerror}")
+        if _bind_mount(target):
+            how = "mount point"
+        else:
+            reasons.append("mount --bind: not permitted")
+    if not how:
+        pytest.skip(
+            f"{NOT_APPLICABLE}no file can be made undeletable for every user here ({'; '.join(reasons)})"
+        )
+    try:
+        yield how
+    finally:
+        if how == "immutable":
+            _set_immutable(target, False)
+        else:
+            subprocess.run(["umount", str(target)], capture_output=True, check=False, timeout=30)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Several implementation processes at once
+# --------------------------------------------------------------------------------------------------------
+
+
+def in_parallel_processes(
+    synapse: Any, count: int, work: Callable[[Any], T], *, timeout: float = 120
+) -> list[T]:
+    """Runs ``work(implementation)`` in ``count`` implementation processes at once, started together.
+
+    In process each run is a forked child of the test process using this scenario's implementation (its
+    result must pickle); over the wire each is a server process of its own.  Raises the first failure."""
+    if isinstance(synapse, RemoteImplementation):
+        return _in_servers(synapse, count, work, timeout)
+    context = multiprocessing.get_context("fork")
+    barrier = context.Barrier(count)
+    results: Any = context.Queue()
+
+    def child() -> None:
+        try:
+            barrier.wait(timeout=30)
+            results.put(("ok", work(synapse)))
+        except BaseException as exc:
+            results.put(("error", repr(exc)))
+
+    processes = [context.Process(target=child) for _ in range(count)]
+    for process in processes:
+        process.start()
+    outcomes = [results.get(timeout=timeout) for _ in processes]
+    for process in processes:
+        process.join(timeout=30)
+    errors = [detail for status, detail in outcomes if status != "ok"]
+    if errors:
+        raise AssertionError(f"{len(errors)} of {count} processes failed: {errors!r}")
+    return [detail for _, detail in outcomes]
+
+
+def _in_servers(
+    synapse: RemoteImplementation, count: int, work: Callable[[Any], T], timeout: float
+) -> list[T]:
+    servers = [synapse.spawn() for _ in range(count)]
+    barrier = threading.Barrier(count)
+    results: list[Any] = [None] * count
+    errors: list[BaseException] = []
+
+    def run(index: int) -> None:
+        try:
+            barrier.wait(timeout=30)
+            results[index] = work(servers[index])
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout)
+    if any(thread.is_alive() for thread in threads):
+        raise AssertionError(f"{count} server processes did not finish within {timeout} s")
+    if errors:
+        raise AssertionError(f"{len(errors)} of {count} processes failed: {errors!r}")
+    return results
+
+
+# --------------------------------------------------------------------------------------------------------
+# Logs and coroutines
+# --------------------------------------------------------------------------------------------------------
+
+
+def logged_error(record: logging.LogRecord) -> tuple[str, str] | None:
+    """The error a log record is about, as ``(name, message)``: the class name and text of the exception
+    in process, the ``error`` of the ``log`` notification over the wire."""
+    if record.exc_info and record.exc_info[1] is not None:
+        error = record.exc_info[1]
+        return str(getattr(type(error), "remote_name", type(error).__name__)), str(error)
+    name = getattr(record, "error_name", None)
+    if name:
+        return str(name), str(getattr(record, "error_message", ""))
+    return None
+
+
+def run_loop_until(
+    loop: asyncio.AbstractEventLoop, condition: Callable[[], bool], *, timeout: float = 30
+) -> bool:
+    """Runs ``loop`` until ``condition()`` holds or ``timeout`` passes; True when it held.  An
+    implementation in another process answers after some time, not after a fixed number of loop turns."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        loop.run_until_complete(asyncio.sleep(0.001))
+    return True

@@ -1,0 +1,157 @@
+"""The REPL as a person uses it: a real pseudo-terminal, keys typed one by one (pexpect)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from synapse_ref.repl.app import PROMPT, Repl
+
+TIMEOUT = 30
+SHOWN_PROMPT = PROMPT.rstrip()
+CTRL_A, CTRL_C, CTRL_D, UP = "\x01", "\x03", "\x04", "\x1b[A"
+
+
+def _environment(home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SYNAPSE_")}
+    env.update(HOME=str(home.parent), TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1", NO_COLOR="1")
+    return env
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "synapse-home"
+
+
+@pytest.fixture
+def repl(home: Path) -> Iterator[pexpect.spawn[str]]:
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "synapse_ref", "--home", str(home)],
+        env=_environment(home),
+        encoding="utf-8",
+        timeout=TIMEOUT,
+        dimensions=(40, 200),
+    )
+    child.expect_exact(SHOWN_PROMPT)
+    yield child
+    child.close(force=True)
+
+
+def _say(child: pexpect.spawn[str], text: str) -> None:
+    child.send(text + "\r")
+
+
+def test_line_editing_moves_the_cursor_and_the_history_recalls_earlier_lines(
+    repl: pexpect.spawn[str], home: Path
+) -> None:
+    repl.send("world")
+    repl.send(CTRL_A)
+    _say(repl, "hello ")
+    repl.expect_exact("Echo: hello world")
+    repl.expect_exact(SHOWN_PROMPT)
+    repl.send(UP)
+    repl.send("\r")
+    repl.expect_exact("Echo: hello world")
+    repl.expect_exact(SHOWN_PROMPT)
+    _say(repl, "/exit")
+    repl.expect_exact("Goodbye.")
+    repl.expect(pexpect.EOF)
+    assert "hello world" in (home / "history").read_text(encoding="utf-8"), "history is kept across runs"
+
+
+def test_ctrl_c_clears_the_line_being_typed(repl: pexpect.spawn[str], home: Path) -> None:
+    repl.send("this line is thrown away")
+    repl.send(CTRL_C)
+    repl.expect_exact(SHOWN_PROMPT)
+    _say(repl, "kept")
+    repl.expect(r"Echo: ([^\r\n]*)")
+    assert isinstance(repl.match, re.Match)
+    assert repl.match.group(1).strip() == "kept", "the cleared text must not reach the model"
+    assert "thrown away" not in (home / "history").read_text(encoding="utf-8")
+
+
+def test_ctrl_d_on_an_empty_line_leaves_with_status_zero(repl: pexpect.spawn[str]) -> None:
+    repl.send(CTRL_D)
+    repl.expect_exact("Goodbye.")
+    repl.expect(pexpect.EOF)
+    repl.close()
+    assert repl.exitstatus == 0
+
+
+def test_cost_after_clear_reads_like_a_fresh_session(repl: pexpect.spawn[str]) -> None:
+    _say(repl, "/cost")
+    repl.expect(r"Token: [^\r\n]*")
+    fresh = repl.after
+    _say(repl, "something to pay for")
+    repl.expect_exact("Echo: something to pay for")
+    _say(repl, "/clear")
+    repl.expect_exact("Conversation cleared.")
+    _say(repl, "/cost")
+    repl.expect(r"Token: [^\r\n]*")
+    assert repl.after == fresh, (
+        f"/cost after /clear should equal a fresh session's: {repl.after!r} vs {fresh!r}"
+    )
+
+
+def test_context_shows_the_tokens_against_both_thresholds(home: Path) -> None:
+    env = _environment(home) | {
+        "SYNAPSE_OFFLOAD_THRESHOLD": "1000",
+        "SYNAPSE_COMPACT_TRIGGER_THRESHOLD": "300",
+    }
+    child = pexpect.spawn(
+        sys.executable, ["-m", "synapse_ref", "--home", str(home)], env=env, encoding="utf-8", timeout=TIMEOUT
+    )
+    try:
+        child.expect_exact(SHOWN_PROMPT)
+        _say(child, "/context")
+        child.expect(r"Context: 0 tokens in 0 messages")
+        child.expect(r"offload threshold: +1,000 tokens")
+        child.expect(r"compaction trigger: +300 tokens")
+    finally:
+        child.close(force=True)
+
+
+class _Hanging:
+    """A runner whose turn never ends by itself: only an interrupt can stop it."""
+
+    def __init__(self) -> None:
+        self.signal: object | None = None
+
+    async def run(self, line: str, *, signal: object) -> str:
+        self.signal = signal
+        await asyncio.Event().wait()
+        return "never"
+
+
+def test_ctrl_c_interrupts_a_running_turn_and_aborts_its_signal(tmp_path: Path) -> None:
+    class Out:
+        def __init__(self) -> None:
+            self.text = ""
+
+        def write(self, text: str) -> None:
+            self.text += text
+
+        def flush(self) -> None:
+            pass
+
+    out = Out()
+    repl = Repl(tmp_path / "home", out, is_tty=False)  # type: ignore[arg-type]
+    hanging = _Hanging()
+    repl.runner = hanging  # type: ignore[assignment]
+
+    async def scenario() -> None:
+        asyncio.get_running_loop().call_later(0.2, os.kill, os.getpid(), signal.SIGINT)
+        await asyncio.wait_for(repl.run_turn("wait forever"), timeout=TIMEOUT)
+
+    asyncio.run(scenario())
+    assert "Interrupted." in out.text
+    assert getattr(hanging.signal, "aborted", False) is True, "the turn's abort signal should be set"

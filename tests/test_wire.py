@@ -1,0 +1,271 @@
+"""The wire protocol: the kit's client against the reference server, and broken servers the wire run catches.
+
+The spec run over the wire (``pytest features/ --synapse-server=...``) is CI's ``make spec-wire``; these
+tests pin what that run relies on: crashes are reported and survived, callbacks nest at any depth, values
+JSON cannot hold survive the trip, identity holds, the protocol table is current, and a server that breaks
+a rule only its own process shows (its reads, the files it opens, a delete that really fails) fails the
+scenarios of that rule.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from synapse_spec.protocol import table
+from synapse_spec.protocol.codec import Codec, Record
+from synapse_spec.protocol.validate import message_validator
+from synapse_spec.remote import RemoteClient, RemoteImplementation, ServerCrashed
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVER = f"{sys.executable} -m synapse_ref.server"
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[RemoteClient]:
+    remote = RemoteClient(SERVER, validator=message_validator())
+    yield remote
+    remote.close()
+
+
+@pytest.fixture
+def impl(client: RemoteClient) -> Iterator[RemoteImplementation]:
+    yield client.implementation("tests/test_wire.py")
+    assert client.end_scenario() == [], "every message should match the protocol's schemas"
+
+
+# --------------------------------------------------------------------------------------------------------
+# The client
+# --------------------------------------------------------------------------------------------------------
+
+
+def test_a_crash_names_the_scenario_and_the_servers_last_words_and_the_next_scenario_gets_a_new_server() -> (
+    None
+):
+    remote = RemoteClient(f"{SERVER} --impl tests.broken_servers:crashes_on_reader")
+    try:
+        first = remote.implementation("features/x.py::test_dies")
+        with pytest.raises(ServerCrashed) as caught:
+            first.conversation_reader()
+        message = str(caught.value)
+        assert "features/x.py::test_dies" in message
+        assert "exited with status 3" in message
+        assert "about to die on purpose" in message
+        second = remote.implementation("features/x.py::test_next")
+        assert second.server.pid != first.server.pid, "a new server process should serve the next scenario"
+        assert second.stop_hook_marker == "[StopHook]"
+    finally:
+        remote.close()
+
+
+class WrappedStorage:
+    """A kit port around a server object: each of its members calls the server back from inside a
+    synchronous callback (the nesting the protocol's §4.2 requires)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.saved: list[str] = []
+
+    @property
+    def offloaded_dir(self) -> Path:
+        return Path(self.inner.offloaded_dir)
+
+    def save(self, content: str, ext: str | None = None) -> str:
+        path = str(self.inner.save(content, ext))
+        self.saved.append(path)
+        return path
+
+    def list_files(self) -> list[str]:
+        return list(self.inner.list_files())
+
+    def remove(self, path: str) -> None:
+        self.inner.remove(path)
+
+
+class NestingCounter:
+    """A token counter that asks the server something on every count: a request nested in a callback."""
+
+    def __init__(self, storage: Any) -> None:
+        self.storage = storage
+        self.seen_files: list[int] = []
+
+    def count_tokens(self, text: str) -> int:
+        self.seen_files.append(len(self.storage.list_files()))
+        return len(text)
+
+
+@pytest.mark.parametrize("channel", ["stdin", "fd"])
+def test_synchronous_callbacks_nest_requests_to_the_server_at_any_depth(
+    impl: RemoteImplementation, tmp_path: Path, channel: str
+) -> None:
+    if channel == "fd":
+        remote = RemoteClient(f"{SERVER} --sync-channel fd", validator=message_validator())
+        try:
+            served = remote.implementation("tests/test_wire.py")
+            assert served.server.sync_channel == "fd"
+            _offload_through_nested_callbacks(served, tmp_path)
+            assert remote.end_scenario() == []
+        finally:
+            remote.close()
+    else:
+        _offload_through_nested_callbacks(impl, tmp_path)
+
+
+def _offload_through_nested_callbacks(impl: RemoteImplementation, tmp_path: Path) -> None:
+    storage = WrappedStorage(impl.offload_storage(tmp_path / "session"))
+    counter = NestingCounter(storage)
+    manager = impl.context_manager(
+        storage, offload_threshold=10, scan_ratio=1.0, min_chars=5, token_counter=counter
+    )
+    messages = [
+        {"role": "user", "content": [{"type": "text", "text": "run it"}]},
+        {"role": "tool", "content": [{"type": "text", "text": "x" * 200}], "toolCallId": "c1"},
+        {"role": "user", "content": [{"type": "text", "text": "thanks"}]},
+    ]
+    result = manager.offload_if_needed(messages)
+    assert result.offloaded_count == 1
+    assert len(storage.saved) == 1 and Path(storage.saved[0]).read_text(encoding="utf-8") == "x" * 200
+    assert counter.seen_files and counter.seen_files[-1] == 1, "the nested calls should see the saved file"
+    assert isinstance(result, Record) and result.messages[1]["content"][0]["text"].endswith(storage.saved[0])
+
+
+@dataclass
+class HookContext:
+    session_id: str | None
+    cwd: str
+    messages: list[dict[str, Any]]
+    final_response: str
+    on_progress: Any
+    progress: list[str] = field(default_factory=list)
+
+
+def test_values_json_cannot_hold_and_identities_survive_the_trip(impl: RemoteImplementation) -> None:
+    registry = impl.stop_hook_registry()
+    odd = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf, "set": {1, 2}, "$dollar": "kept"}
+
+    async def hook(context: Any) -> dict[str, Any]:
+        await context.on_progress("working")
+        return {"message": "done", "values": odd, "cwd": context.cwd}
+
+    registry.register("odd", hook)
+    progress: list[str] = []
+
+    async def on_progress(text: str) -> None:
+        progress.append(text)
+
+    context = HookContext("s1", "/work", [], "final", on_progress)
+    [outcome] = asyncio.run(registry.execute_all(context))
+    values = outcome["values"]
+    assert math.isnan(values["nan"]) and values["inf"] == math.inf and values["-inf"] == -math.inf
+    assert values["set"] == {1, 2} and values["$dollar"] == "kept"
+    assert outcome["cwd"] == "/work" and progress == ["working"]
+
+    loaded: list[Any] = []
+    executor = impl.stop_hook_executor(enabled=True, registry=registry, loader=loaded.append)
+    executor.init()
+    assert loaded == [registry] and loaded[0] is registry, "the loader gets the very registry it was given"
+    assert impl.stop_hook_registry() is not registry
+
+
+def test_the_codec_round_trips_special_values_without_a_server() -> None:
+    codec = Codec()
+    value = {"a": [math.inf, {"$x": 1}], "b": frozenset({"x"}), "c": RuntimeError("boom")}
+    encoded = codec.encode_any(value)
+    assert encoded["a"] == [{"$float": "Infinity"}, {"$object": {"$x": 1}}]
+    decoded = codec.decode_any(encoded)
+    assert decoded["a"] == [math.inf, {"$x": 1}] and decoded["b"] == {"x"}
+    assert type(decoded["c"]).__name__ == "RuntimeError" and isinstance(decoded["c"], RuntimeError)
+    assert str(decoded["c"]) == "boom"
+
+
+def test_errors_keep_their_name_and_message(impl: RemoteImplementation, tmp_path: Path) -> None:
+    workflow = impl.staged_workflow(tmp_path, clock=lambda: datetime.now(timezone.utc))
+    with pytest.raises(Exception) as caught:
+        workflow.timeline.emit("s1", "no:such-event", {})
+    assert "未知的 timeline 事件類型：no:such-event" in str(caught.value)
+    assert type(caught.value).__name__ not in ("ServerCrashed", "ProtocolError")
+
+
+# --------------------------------------------------------------------------------------------------------
+# The protocol's own documents
+# --------------------------------------------------------------------------------------------------------
+
+
+def test_appendix_a_of_protocol_md_is_the_member_table_generated_from_the_contract() -> None:
+    text = table.PROTOCOL_MD.read_text(encoding="utf-8")
+    assert table.document_with_table(text) == text, (
+        "PROTOCOL.md's Appendix A is out of date: run python -m synapse_spec.protocol table --write"
+    )
+
+
+def test_the_validator_names_the_message_and_the_rule_it_breaks() -> None:
+    check = message_validator()
+    request = {"jsonrpc": "2.0", "id": 1, "method": "hello", "params": {"protocolVersion": "1.0"}}
+    assert check("kit>server", request) is None
+    problem = check("server>kit", {"jsonrpc": "2.0", "id": 1, "result": {"name": "x"}})
+    assert problem is not None and problem.startswith("hello.schema.json result") and "required" in problem
+    log = {"jsonrpc": "2.0", "method": "log", "params": {"level": "warn", "logger": "synapse", "message": ""}}
+    assert "log.schema.json" in (check("server>kit", log) or "")
+
+
+# --------------------------------------------------------------------------------------------------------
+# Broken servers: the wire run catches what only their process shows
+# --------------------------------------------------------------------------------------------------------
+
+
+def _run_spec(area: str, ids: str, server: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SYNAPSE_") and k != "PYTEST_ADDOPTS"}
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            f"features/{area}",
+            "-p",
+            "no:randomly",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            f"bdd_features_base_dir=features/{area}",
+            "--synapse-report=",
+            "-q",
+            "-m",
+            ids,
+            f"--synapse-server={server}",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("broken", "area", "scenario", "expected"),
+    [
+        ("whole_file_tail_read", "reader", "RDR-022", "reading the tail must cost in proportion to maxChars"),
+        ("symlink_following_restore", "context", "CTX-012", "the out-of-scope file must not be opened"),
+        ("cleanup_stops_at_first_failure", "context", "CTX-019", "should have been deleted despite"),
+    ],
+)
+def test_the_wire_run_fails_a_server_that_breaks_a_rule_only_its_process_shows(
+    broken: str, area: str, scenario: str, expected: str
+) -> None:
+    run = _run_spec(area, scenario, f"{SERVER} --impl tests.broken_servers:{broken}")
+    assert run.returncode == 1, run.stdout[-3000:]
+    assert expected in run.stdout, run.stdout[-3000:]
+    assert "failed" in run.stdout.strip().splitlines()[-1], run.stdout[-3000:]
+    reference = _run_spec(area, scenario, SERVER)
+    assert reference.returncode == 0, reference.stdout[-3000:]
