@@ -26,6 +26,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import IO, Any
 
 from synapse_spec import contract
@@ -733,12 +734,38 @@ def server_of(impl: Any) -> ServerProcess | None:
 
 
 __all__ = [
+    "Connection",
     "Record",
     "RemoteClient",
     "RemoteImplementation",
     "RemoteObject",
     "ServerCrashed",
     "ServerProcess",
+    "connect",
     "error_json",
     "server_of",
 ]
+
+
+@dataclass
+class Connection:
+    """One server started outside pytest (benchmarks, scripts): its implementation, the pid doing the
+    work, and how to stop it."""
+
+    implementation: RemoteImplementation
+    pid: int
+    client: RemoteClient
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def connect(command: str) -> Connection:
+    """Start ``command``, say ``hello`` and ``reset``, and hand back its implementation."""
+    client = RemoteClient(command)
+    try:
+        implementation = client.implementation()
+    except BaseException:
+        client.close()
+        raise
+    return Connection(implementation, implementation.server.pid, client)

@@ -62,6 +62,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if command is None:
         return
     from synapse_spec import plugin
+    from synapse_spec.protocol import PROTOCOL_VERSION
     from synapse_spec.remote import RemoteClient
 
     validator = None
@@ -71,7 +72,8 @@ def pytest_configure(config: pytest.Config) -> None:
         validator = message_validator()
     client = RemoteClient(command, log_path=config.getoption("--synapse-wire-log"), validator=validator)
     config.stash[_client_key] = client
-    config.option.synapse_impl = f"server: {command}"  # what the report names as the selection
+    # What the report names as the selection.
+    config.option.synapse_impl = f"server: {command} (wire protocol {PROTOCOL_VERSION})"
 
     def load() -> Any:
         scenario = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.compliance import ROOT, check, classified_ids, reports, spec_ids
+from tools.compliance import ROOT, check, classified_ids, example_counts, reports, spec_ids
 
 REPORTS = reports(ROOT / "compliance")
 
@@ -76,3 +76,41 @@ def test_new_scenarios_are_not_yet_run_and_unknown_ones_are_caught(tmp_path: Pat
         "WF-003": "harness limitation",
         "WF-004": "harness limitation",
     }
+
+
+def test_outline_examples_are_named_and_classified_one_by_one(tmp_path: Path) -> None:
+    features = tmp_path / "features"
+    features.mkdir()
+    (features / "a.feature").write_text(
+        "@workflow\nFeature: f\n\n  @WF-002\n  Scenario Outline: two <x>\n    Given <x>\n\n"
+        "    Examples:\n      | x |\n      | 1 |\n      | 2 |\n",
+        encoding="utf-8",
+    )
+    assert example_counts(features) == {"WF-002": 2}
+    run = tmp_path / "compliance" / "orig"
+    run.mkdir(parents=True)
+
+    def report(*rows: tuple[str, str]) -> None:
+        scenarios = [
+            {"id": i, "feature": "f", "title": "t", "tags": [], "status": s, "message": ""} for i, s in rows
+        ]
+        (run / "synapse-spec.json").write_text(
+            json.dumps(
+                {"implementation": {"name": "o", "version": "1"}, "summary": {}, "scenarios": scenarios}
+            ),
+            encoding="utf-8",
+        )
+
+    doc = tmp_path / "compliance" / "orig.md"
+    doc.write_text("| WF-002#2 | seed overrides the original: line 1 |\n", encoding="utf-8")
+    report(("WF-002#1", "passed"), ("WF-002#2", "failed"), ("WF-002#3", "passed"))
+    result = check(run, features)
+    assert result.unknown == ["WF-002#3"]
+    assert result.unclassified == []
+    report(("WF-002#1", "failed"), ("WF-002#2", "passed"))
+    result = check(run, features)
+    assert result.unclassified == ["WF-002#1"]
+    assert result.classified_but_passing == ["WF-002#2"]
+    # a report without example numbers: the example's row classifies its scenario's failing rows
+    report(("WF-002", "passed"), ("WF-002", "failed"))
+    assert check(run, features).unclassified == []

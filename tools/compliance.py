@@ -21,6 +21,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO_ID = re.compile(r"^@([A-Z][A-Z0-9]*-\d{3})$")
+REPORTED_ID = re.compile(r"^(?P<id>[A-Z][A-Z0-9]*-\d{3})(?:#(?P<index>[1-9]\d*))?$")
+"""A report names a scenario (``WF-050``) or one example of an outline (``WF-050#2``, 1-based)."""
+ID_IN_TEXT = re.compile(r"\b[A-Z][A-Z0-9]*-\d{3}(?:#[1-9]\d*)?")
 CLASSIFICATIONS = ("seed overrides the original", "bug in the original", "harness limitation")
 """The three reasons a scenario of the spec may not pass against an original."""
 
@@ -29,10 +32,22 @@ NOT_PASSING = ("failed", "errored")
 
 def spec_ids(features: Path) -> dict[str, list[str]]:
     """Every scenario ID of the spec, with the tags of its feature and its own (capabilities included)."""
-    ids: dict[str, list[str]] = {}
+    return {ident: tags for ident, (tags, _) in _scenarios(features).items()}
+
+
+def example_counts(features: Path) -> dict[str, int]:
+    """The number of examples of each scenario (0 for a plain scenario)."""
+    return {ident: count for ident, (_, count) in _scenarios(features).items()}
+
+
+def _scenarios(features: Path) -> dict[str, tuple[list[str], int]]:
+    found: dict[str, tuple[list[str], int]] = {}
     for path in sorted(features.rglob("*.feature")):
         feature_tags: list[str] = []
         pending: list[str] = []
+        current: str | None = None
+        in_examples = False
+        header_seen = False
         for line in path.read_text(encoding="utf-8").splitlines():
             stripped = line.strip()
             if stripped.startswith("@"):
@@ -40,14 +55,23 @@ def spec_ids(features: Path) -> dict[str, list[str]]:
             elif stripped.startswith("Feature:"):
                 feature_tags, pending = pending, []
             elif stripped.startswith(("Scenario:", "Scenario Outline:")):
+                current, in_examples = None, False
                 for tag in pending:
                     match = SCENARIO_ID.match(f"@{tag}")
                     if match:
-                        ids[match.group(1)] = feature_tags + pending
+                        current = match.group(1)
+                        found[current] = (feature_tags + pending, 0)
                 pending = []
+            elif stripped.startswith("Examples"):
+                in_examples, header_seen = True, False
+            elif in_examples and stripped.startswith("|") and current is not None:
+                if header_seen:
+                    tags, count = found[current]
+                    found[current] = (tags, count + 1)
+                header_seen = True
             elif stripped and not stripped.startswith("#"):
-                pending = [] if not stripped.startswith("Examples") else pending
-    return ids
+                in_examples = in_examples and stripped.startswith("|")
+    return found
 
 
 def classified_ids(markdown: str) -> dict[str, str]:
@@ -62,7 +86,7 @@ def classified_ids(markdown: str) -> dict[str, str]:
         reason = next((c for c in CLASSIFICATIONS if any(cell.lower().startswith(c) for cell in cells)), None)
         if reason is None:
             continue
-        for ident in re.findall(r"\b[A-Z][A-Z0-9]*-\d{3}\b", cells[0]):
+        for ident in ID_IN_TEXT.findall(cells[0]):
             found[ident] = reason
     return found
 
@@ -89,21 +113,50 @@ def check(report_dir: Path, features: Path, capabilities: Iterable[str] | None =
     ``not_yet_run`` holds the scenarios of the report's capabilities that the report does not name; a
     scenario outside them would be *not applicable* anyway."""
     report = json.loads((report_dir / "synapse-spec.json").read_text(encoding="utf-8"))
-    ids = spec_ids(features)
-    named = {s["id"]: s for s in report["scenarios"]}
+    scenarios = _scenarios(features)
     caps = set(capabilities if capabilities is not None else report["implementation"].get("capabilities", []))
     result = Check(name=report_dir.name, report=report)
-    result.unknown = sorted(i for i in named if i not in ids)
+    entries: list[tuple[str, str | None, str]] = []  # (reported id, its scenario, status)
+    for entry in report["scenarios"]:
+        match = REPORTED_ID.match(entry["id"])
+        base = match.group("id") if match else None
+        index = int(match.group("index")) if match and match.group("index") else None
+        known = base in scenarios and (index is None or index <= scenarios[base][1])
+        entries.append((entry["id"], base if known else None, entry["status"]))
+        if not known:
+            result.unknown.append(entry["id"])
+    result.unknown = sorted(set(result.unknown))
+    ran = {base for _, base, _ in entries if base is not None}
     result.not_yet_run = sorted(
-        i for i, tags in ids.items() if i not in named and (not caps or caps & set(tags))
+        i for i, (tags, _) in scenarios.items() if i not in ran and (not caps or caps & set(tags))
     )
     doc = report_dir.parent / f"{report_dir.name}.md"
     classified = classified_ids(doc.read_text(encoding="utf-8")) if doc.is_file() else {}
+    # A report of an earlier kit names outline examples by their scenario ID alone; a row for one example
+    # (WF-050#3) then classifies that scenario's failing rows too.
+    classified_bases = {ident.split("#")[0] for ident in classified}
     result.unclassified = sorted(
-        i for i, s in named.items() if s["status"] in NOT_PASSING and i not in classified
+        {
+            ident
+            for ident, base, status in entries
+            if status in NOT_PASSING
+            and ident not in classified
+            and (base is None or base not in classified)
+            and ("#" in ident or ident not in classified_bases)
+        }
     )
+    failing_bases = {base for _, base, status in entries if status in NOT_PASSING and base}
+    failing = {ident for ident, _, status in entries if status in NOT_PASSING}
+    indexed = any("#" in ident for ident, _, _ in entries)
     result.classified_but_passing = sorted(
-        i for i in classified if i in named and named[i]["status"] not in NOT_PASSING
+        ident
+        for ident in classified
+        if ident.split("#")[0] in ran
+        and not (
+            ident in failing or ("#" not in ident and ident in failing_bases)
+            if indexed
+            else ident.split("#")[0] in failing_bases
+        )
     )
     return result
 

@@ -1,10 +1,11 @@
 @workflow @seed-002 @beyond-seed
 Feature: Strategic Compact — 依檔案順序計算的 timeline
-  The timeline is an append-only log: "after the compact" means later in the file, and "the last N events"
-  means the last N lines that are events. Two defects of the original plugin get both wrong: the compact
-  cooldown compares timestamps (`e.ts >= lastCompact.ts`), so a stage completed in the same millisecond but
-  before the compact counts as after it; and a `limit`-only query keeps the last N lines before it skips the
-  lines that are not events, so a torn or foreign last line hides real events.
+  The timeline is an append-only log: "after the compact" means later in the file, and "the last N
+  events" means the last N lines that are events. Two defects of the original plugin get both wrong: the
+  compact cooldown compares timestamps (an event counts when its `ts` is not earlier), so a stage completed
+  in the same millisecond but before the compact counts as after it; and a `limit`-only query keeps the
+  last N lines before it skips the lines that are not events, so a torn or foreign last line hides real
+  events.
 
   @WF-079
   Scenario: 只以 limit 查詢時回傳最後 N 筆事件，結尾不是事件的行不佔名額

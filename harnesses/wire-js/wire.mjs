@@ -219,7 +219,7 @@ export class Connection {
     if (Array.isArray(value)) return value.map((v) => this.encode(v));
     if (value instanceof Set) return { $set: [...value].map((v) => this.encode(v)) };
     if (value instanceof Error) return { $error: errorData(value) };
-    if (value instanceof Date) return value.toISOString();
+    if (value instanceof Date) return { $datetime: value.toISOString() };
     if (value instanceof Map) return this.encodeRecord(Object.fromEntries(value));
     if (isPlainData(value)) return this.encodeRecord(value);
     return this.handleOf(value);
@@ -242,6 +242,7 @@ export class Connection {
     if ("$handle" in value) return this.object(value.$handle);
     if ("$port" in value) return this.port(value);
     if ("$float" in value) return Number(value.$float);
+    if ("$datetime" in value) return new Date(value.$datetime);
     if ("$set" in value) return new Set(value.$set.map((v) => this.decode(v)));
     if ("$error" in value) {
       const { name, message } = value.$error;
@@ -582,7 +583,12 @@ export function serve(options) {
     const obj = conn.object(target);
     const decodedArgs = args.map((a) => conn.decode(a));
     const decodedKwargs = {};
-    for (const [k, v] of Object.entries(kwargs)) decodedKwargs[k] = conn.decode(v);
+    for (const [k, v] of Object.entries(kwargs ?? {})) decodedKwargs[k] = conn.decode(v);
+    if (method === null || method === undefined) {
+      // A function handle called itself (a hook context's on_progress).
+      if (typeof obj !== "function") throw new WireError(-32601, `handle ${target} is not a function`);
+      return Object.keys(decodedKwargs).length > 0 ? obj(...decodedArgs, decodedKwargs) : obj(...decodedArgs);
+    }
     if (target === 0 && !(method in factories) && !(camelCase(method) in factories)) {
       throw new WireError(-32601, `${name} has no factory ${method}`);
     }

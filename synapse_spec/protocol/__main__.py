@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from synapse_spec.protocol import table
+from synapse_spec.protocol import PROTOCOL_VERSION, table
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m synapse_spec.protocol")
+    parser.add_argument("--version", action="version", version=f"Synapse wire protocol {PROTOCOL_VERSION}")
     sub = parser.add_subparsers(dest="command", required=True)
     table_parser = sub.add_parser("table", help="the contract's members as they travel (Appendix A)")
     table_parser.add_argument("--write", action="store_true", help="rewrite Appendix A of PROTOCOL.md")

@@ -60,6 +60,7 @@ serve({
     call_async_port: async (port, text) => port.generate(text, kw({ max_tokens: 5 })),
     call_function: async (fn, arg) => fn(arg),
     same_port: (a, b) => a === b,
+    make_adder: (n) => (m) => n + m,
     wrap: (value) => handle({ value, get: () => value }, "Wrapper"),
   },
 });

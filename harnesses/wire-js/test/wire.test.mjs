@@ -71,6 +71,8 @@ test("special values: floats, sets, errors and $-keyed objects have their shapes
   const back = await kit.call(0, "echo", [{ $object: { $ref: { $float: "NaN" } } }]);
   assert.deepEqual(back, { $object: { $ref: { $float: "NaN" } } });
   assert.deepEqual(await kit.call(0, "echo", [{ $set: ["a"] }]), { $set: ["a"] });
+  const instant = { $datetime: "2026-03-01T07:00:00.001Z" };
+  assert.deepEqual(await kit.call(0, "echo", [instant]), instant);
 });
 
 test("errors keep their name and message, sync or async", async () => {
@@ -191,6 +193,12 @@ test("configure replaces the SYNAPSE_* settings; reset forgets handles; release 
   assert.equal(await kit.result("reset", {}), null);
   const afterReset = await kit.request("call", { target: again.$handle, method: "add", args: [1] });
   assert.equal(afterReset.error.code, -32602);
+});
+
+test("a function handle is called with a null method", async () => {
+  const fn = await kit.call(0, "make_adder", [2]);
+  assert.equal(fn.type, "function");
+  assert.equal(await kit.result("call", { target: fn.$handle, method: null, args: [40] }), 42);
 });
 
 test("a wrapped plain object is a handle, and shutdown ends the process with 0", async () => {
