@@ -736,7 +736,8 @@ const factories = {
 const conn = serve({
   name: 'synapse-agent',
   version: originalCommit(),
-  capabilities: ['reader', 'skills', 'context', 'session', 'agent', 'repl'],
+  // Not offered: skill-import (see README), workflow (the original has no staged workflow).
+  capabilities: ['reader', 'skills', 'context', 'session', 'usage', 'stop-hooks', 'sanitizer', 'runner', 'repl'],
   settings: 'build',
   factories,
   properties: { stop_hook_marker: up('core/hooks/hook-registry.ts').STOP_HOOK_MARKER },
