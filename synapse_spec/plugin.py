@@ -225,8 +225,9 @@ def _parse_required(value: str) -> frozenset[str]:
 
 
 def _prepare(run: SpecRun) -> tuple[Callable[[], Implementation], ImplementationInfo]:
-    if run.loader is None or run.info is None:
+    if run.loader is None:
         run.loader = load_implementation(run.selected)
+    if run.info is None:
         run.info = check_implementation(run.selected, run.loader)
     return run.loader, run.info
 

@@ -730,6 +730,7 @@ class RemoteClient:
 
 def server_of(impl: Any) -> ServerProcess | None:
     """The server process behind an implementation object, or None in process."""
+    impl = getattr(impl, "_impl", impl)  # the plugin's CapabilityGuard wraps what the steps see
     return impl.server if isinstance(impl, RemoteImplementation) else None
 
 

@@ -79,7 +79,9 @@ def pytest_configure(config: pytest.Config) -> None:
         scenario = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
         return client.implementation(scenario)
 
-    config.stash[plugin._run_key].loader = load
+    run = config.stash[plugin._run_key]
+    run.selected = str(config.option.synapse_impl)
+    run.loader = load
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
