@@ -9,7 +9,8 @@ IMPL ?=
 MINIMAL_AREA ?= usage
 OVERTONE_SRC ?= .overtone-src
 
-.PHONY: spec spec-wire spec-loopback test determinism lint tox bench bench-quick mutation installed spec-js compliance-overtone clean
+.PHONY: spec spec-wire spec-loopback test determinism lint tox bench bench-quick mutation installed clean \
+	spec-js compliance-overtone compliance-synapse-agent compliance compliance-reference compliance-table
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -65,14 +66,6 @@ bench-quick: $(STAMP)
 mutation: $(STAMP)
 	$(BIN)/python -m tools.mutation --sample 40 --seed 1 --min-score 80
 
-## installed: the kit as a user gets it: the wheel in a fresh environment, run from a directory outside the checkout
-installed: $(STAMP)
-	set -e; outside=$$(mktemp -d); trap 'rm -rf "$$outside"' EXIT; \
-	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir "$$outside/dist" .; \
-	$(PYTHON) -m venv "$$outside/venv"; \
-	"$$outside/venv/bin/python" -m pip install --quiet "$$outside"/dist/synapse_spec-*.whl; \
-	cd "$$outside" && "$$outside/venv/bin/synapse-spec" run --impl synapse_ref.adapter --require all -- -q
-
 ## spec-js: the JavaScript servers' own checks: wire-js's unit tests, and the spec through the wire against
 ## the minimal server (every scenario of its area passes, the rest is not applicable)
 spec-js: $(STAMP)
@@ -90,6 +83,49 @@ compliance-overtone: $(STAMP)
 		--synapse-server="$$node harnesses/javascript-overtone/server.mjs" \
 		--synapse-report=compliance/overtone; test $$? -le 1
 	$(BIN)/python -m tools.compliance
+
+## compliance-synapse-agent: the whole spec against the original Synapse Agent (SYNAPSE_AGENT_SRC: a git
+## checkout of it, prepared by harnesses/typescript-synapse-agent/setup.sh); writes compliance/synapse-agent/
+## RDR-042 is left out: the original answers with the 1000-deep array it read, and the kit's client cannot
+## decode it (json.loads raises RecursionError in its reader thread, so every later call waits forever).
+TS_HARNESS := harnesses/typescript-synapse-agent
+TS_NOT_RUN := -k "not RDR-042"
+compliance-synapse-agent: $(STAMP)
+	@test -n "$(SYNAPSE_AGENT_SRC)" || { echo "SYNAPSE_AGENT_SRC=/path/to/Synapse-Agent is required"; exit 2; }
+	$(TS_HARNESS)/setup.sh $(SYNAPSE_AGENT_SRC)
+	$(BIN)/python -m pytest features/ -p no:randomly -q --tb=line $(TS_NOT_RUN) \
+		--synapse-server="$(abspath $(TS_HARNESS))/.bun-prefix/node_modules/bun/bin/bun.exe \
+			$(abspath $(TS_HARNESS))/server.ts $(abspath $(SYNAPSE_AGENT_SRC))" \
+		--synapse-report=compliance/synapse-agent; test $$? -le 1
+	$(BIN)/python -m tools.compliance
+
+## compliance: both originals and the reference in process and over the wire, then the table of every
+## implementation in compliance/README.md
+compliance: compliance-synapse-agent compliance-overtone compliance-reference compliance-table
+
+compliance-reference: $(STAMP)
+	$(BIN)/python -m pytest features/ -p no:randomly -q --synapse-report=reports/reference-in-process
+	$(BIN)/python -m pytest features/ -p no:randomly -q --synapse-report=reports/reference-wire \
+		--synapse-server="$(abspath $(BIN))/python -m synapse_ref.server"; test $$? -le 1
+	mkdir -p compliance/reference
+	cp reports/reference-in-process/synapse-spec.json compliance/reference/in-process.json
+	cp reports/reference-wire/synapse-spec.json compliance/reference/wire.json
+
+compliance-table: $(STAMP)
+	$(BIN)/python -m synapse_spec.summary \
+		"reference (in process)=compliance/reference/in-process.json" \
+		"reference (over the wire)=compliance/reference/wire.json" \
+		"Synapse Agent 5190df1=compliance/synapse-agent/synapse-spec.json" \
+		"Overtone 6b673e1=compliance/overtone/synapse-spec.json" \
+		--write compliance/README.md
+
+## installed: the kit as a user gets it: the wheel in a fresh environment, run from a directory outside the checkout
+installed: $(STAMP)
+	set -e; outside=$$(mktemp -d); trap 'rm -rf "$$outside"' EXIT; \
+	$(BIN)/python -m pip wheel --quiet --no-deps --wheel-dir "$$outside/dist" .; \
+	$(PYTHON) -m venv "$$outside/venv"; \
+	"$$outside/venv/bin/python" -m pip install --quiet "$$outside"/dist/synapse_spec-*.whl; \
+	cd "$$outside" && "$$outside/venv/bin/synapse-spec" run --impl synapse_ref.adapter --require all -- -q
 
 clean:
 	rm -rf $(VENV) .tox reports .pytest_cache .mypy_cache .ruff_cache build
