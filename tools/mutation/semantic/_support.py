@@ -155,7 +155,12 @@ class OffloadManager:
                 continue
             try:
                 path = self.storage.save(text)
-            except Exception:
+            except Exception as exc:
+                import logging
+
+                logging.getLogger("synapse.context.manager").warning(
+                    "Failed to offload tool message, skipping message: %s", exc
+                )
                 continue
             result[index] = {**message, "content": [{"type": "text", "text": f"{OFFLOAD_PREFIX} {path}"}]}
             offloaded += 1
