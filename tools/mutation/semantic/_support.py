@@ -213,3 +213,25 @@ class patched_env:
 def hook_threshold_bytes(threshold: int) -> patched_env:
     """Make the hook (which reads only the environment) use ``threshold`` bytes."""
     return patched_env(THRESHOLD_ENV, repr(threshold / 1_000_000))
+
+
+class CostCommands(Delegate):
+    """REPL commands whose ``/cost`` line comes from the implementation's (mutated) ``format_cost_output``,
+    so a mutant of that function reaches the REPL as it would in a port with one formatter."""
+
+    def __init__(self, inner: Any, runner: Any, implementation: Any) -> None:
+        super().__init__(inner)
+        self._mut_runner = runner
+        self._mut_implementation = implementation
+
+    async def handle(self, line: str) -> Any:
+        outcome = await self._inner.handle(line)
+        get_usage = getattr(self._mut_runner, "get_session_usage", None)
+        if line.strip().lower() != "/cost" or not callable(get_usage):
+            return outcome
+        usage = get_usage()
+        if usage is None:
+            return outcome
+        return type(outcome)(
+            outcome.handled, self._mut_implementation.format_cost_output(usage), outcome.exit
+        )

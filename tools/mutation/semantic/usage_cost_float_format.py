@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
+from tools.mutation.semantic._support import CostCommands
 
 AREAS = ("session", "repl")
 PATTERN = "two rules agree on the examples"
@@ -24,6 +25,9 @@ class Mutant(ReferenceImplementation):
         if cost is None:
             return text
         return re.sub(r"Cost: \$[0-9.,]+$", f"Cost: ${float(cost):.2f}", text)
+
+    def repl_commands(self, *, runner: Any = None, **options: Any) -> Any:
+        return CostCommands(super().repl_commands(runner=runner, **options), runner, self)
 
 
 implementation = Mutant

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
+from tools.mutation.semantic._support import CostCommands
 
 AREAS = ("session", "repl")
 PATTERN = "two rules agree on the examples"
@@ -25,6 +26,9 @@ class Mutant(ReferenceImplementation):
         total = int(usage.get("totalInputOther", 0)) + read + int(usage.get("totalCacheCreation", 0))
         hit = math.floor(read / total * 100) if total > 0 else 0
         return re.sub(r"\(\d+% hit\)", f"({hit}% hit)", text)
+
+    def repl_commands(self, *, runner: Any = None, **options: Any) -> Any:
+        return CostCommands(super().repl_commands(runner=runner, **options), runner, self)
 
 
 implementation = Mutant
