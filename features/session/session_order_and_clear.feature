@@ -5,6 +5,8 @@ Feature: 会话列表顺序、部分清空与命中率取整
   session, not the most recently written one. Clearing a session while keeping its usage still deletes
   its offloaded files: they belong to the history, not to the bill. The cache hit rate of `/cost` is
   rounded half up to a whole percent (2/3 is 67%, 1/8 is 13%), and its denominator counts cache writes.
+  A title longer than 50 characters is cut to 47 characters and `...`, characters as everywhere else in
+  the spec (CJK and emoji count one each, so a character is never split).
 
   @SES-055
   Scenario: 向较早创建的会话写入后 `Session.list()` 与 `Session.continue()` 仍以创建顺序为准
@@ -38,3 +40,16 @@ Feature: 会话列表顺序、部分清空与命中率取整
       | 恰好半个百分点 | 700   | 100  | 0     | 800 | 13  |
       | 写入计入分母   | 0     | 100  | 700   | 800 | 13  |
       | 不足半个百分点 | 999   | 1    | 0     | 1,000 | 0   |
+
+  @SES-058
+  Scenario Outline: 标题取自第一条用户消息，超过 50 字符截为 47 字符加 `...` — 按字符计数的中文与 emoji
+    When 创建一个新会话
+    And 追加第一条用户消息，文本部分为 "<parts>"（以 ` + ` 分隔）
+    Then 标题应为 "<title>"，索引中亦然
+
+    Examples:
+      | case | parts | title |
+      | 51 个中文字符 | 修复登录页面的会话过期问题并补充测试用例修复登录页面的会话过期问题并补充测试用例修复登录页面的会话过期 | 修复登录页面的会话过期问题并补充测试用例修复登录页面的会话过期问题并补充测试用例修复登录页面的... |
+      | 恰好 50 个 emoji | 🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦 | 🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦 |
+      | 51 个 emoji | 🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪 | 🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦🧪🚀📦... |
+      | 中文与 emoji 混合 51 字符 | 日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛 | 日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛日志🐛日志... |

@@ -7,26 +7,23 @@ is a multiple of ``charsPerToken``, or there is one turn, both sums agree.
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
-from tools.mutation.semantic._support import Delegate, env_positive_int, replace_record
+from tools.mutation.semantic._support import Delegate, env_positive_int, patched_env, replace_record
 
 AREAS = ("reader",)
 PATTERN = "two rules agree on the examples (ratio on whole multiples)"
-
-
-def json_length(value: Any) -> int:
-    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
 
 
 class Reader(Delegate):
     def summarize(self, turns: Any) -> Any:
         summary = self._inner.summarize(turns)
         per_token = env_positive_int("SYNAPSE_CHARS_PER_TOKEN", 4)
-        total = sum(json_length(getattr(t, "raw_content", None) or t.content) for t in turns)
+        # The reference's per-turn length in characters: its estimate at one character per token.
+        with patched_env("SYNAPSE_CHARS_PER_TOKEN", "1"):
+            total = sum(int(self._inner.summarize([t]).estimated_tokens) for t in turns)
         return replace_record(summary, estimated_tokens=math.ceil(total / per_token))
 
 

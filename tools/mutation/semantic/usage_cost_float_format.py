@@ -24,7 +24,11 @@ class Mutant(ReferenceImplementation):
         cost = usage.get("totalCost")
         if cost is None:
             return text
-        return re.sub(r"Cost: \$[0-9.,]+$", f"Cost: ${float(cost):.2f}", text)
+        try:
+            shown = f"${float(cost):.2f}"
+        except (TypeError, ValueError, OverflowError):
+            return text
+        return re.sub(r"Cost: \$[0-9.,]+$", f"Cost: {shown}", text)
 
     def repl_commands(self, *, runner: Any = None, **options: Any) -> Any:
         return CostCommands(super().repl_commands(runner=runner, **options), runner, self)

@@ -22,8 +22,11 @@ class Mutant(ReferenceImplementation):
 
     def format_cost_output(self, usage: Any) -> str:
         text = super().format_cost_output(usage)
-        read = int(usage.get("totalCacheRead", 0))
-        total = int(usage.get("totalInputOther", 0)) + read + int(usage.get("totalCacheCreation", 0))
+        try:
+            read = int(usage.get("totalCacheRead", 0))
+            total = int(usage.get("totalInputOther", 0)) + read + int(usage.get("totalCacheCreation", 0))
+        except (TypeError, ValueError, OverflowError):
+            return text  # values the reference refuses: its own answer, the bug is elsewhere
         hit = math.floor(read / total * 100) if total > 0 else 0
         return re.sub(r"\(\d+% hit\)", f"({hit}% hit)", text)
 
