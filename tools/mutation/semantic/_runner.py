@@ -251,6 +251,7 @@ class AgentLoop:
     # -- the loop ------------------------------------------------------------------------------------------
 
     async def _loop(self, user_message: str, signal: Any) -> tuple[str, bool, PermissionRequest | None]:
+        self._pending = None  # a request belongs to its turn: a new request, even a failing one, ends it
         self._check(signal)
         self._ensure_loaded()
         if self._hooks is not None:

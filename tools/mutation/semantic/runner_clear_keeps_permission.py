@@ -28,10 +28,12 @@ class Runner(Delegate):
         self._inner.clear_session()
 
     async def step(self, user_message: str, **options: Any) -> Any:
-        result = await self._inner.step(user_message, **options)
-        if self._inner.get_pending_sandbox_permission() is not None:
-            self._mut_stale = None
-        return result
+        self._mut_stale = None  # a new request ends the old one, as in the reference
+        return await self._inner.step(user_message, **options)
+
+    async def run(self, user_message: str, **options: Any) -> Any:
+        self._mut_stale = None
+        return await self._inner.run(user_message, **options)
 
 
 class Mutant(ReferenceImplementation):

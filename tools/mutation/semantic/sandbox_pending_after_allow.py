@@ -31,6 +31,14 @@ class Runner(Delegate):
         self._mut_stale = pending if option in ("allow_session", "allow_permanent") else None
         return answer
 
+    async def step(self, user_message: str, **options: Any) -> Any:
+        self._mut_stale = None  # a new request ends the old one, as in the reference
+        return await self._inner.step(user_message, **options)
+
+    async def run(self, user_message: str, **options: Any) -> Any:
+        self._mut_stale = None
+        return await self._inner.run(user_message, **options)
+
     def clear_session(self) -> None:
         self._mut_stale = None
         self._inner.clear_session()

@@ -29,7 +29,7 @@ class Workflow(Delegate):
     def on_stop_command(self, stdin: str) -> Any:
         try:
             event = json.loads(stdin)
-        except ValueError:
+        except (ValueError, RecursionError):
             return self._inner.on_stop_command(stdin)
 
         def text(outcome: Any) -> str:

@@ -29,7 +29,7 @@ class Workflow(Delegate):
         env = os.environ.get("CLAUDE_SESSION_ID", "").strip()
         try:
             event = json.loads(stdin)
-        except ValueError:
+        except (ValueError, RecursionError):
             return self._inner.on_stop_command(stdin)
         if env and isinstance(event, dict):
             stdin = json.dumps({**event, "session_id": env}, ensure_ascii=False)

@@ -37,9 +37,12 @@ class Workflow(Delegate):
     def on_stop_command(self, stdin: str) -> Any:
         try:
             event = json.loads(stdin)
-        except ValueError:
+        except (ValueError, RecursionError):
             return self._inner.on_stop_command(stdin)
-        return self._inner.on_stop_command(json.dumps(keywords_first(event), ensure_ascii=False))
+        changed = keywords_first(event)
+        if changed is event:
+            return self._inner.on_stop_command(stdin)
+        return self._inner.on_stop_command(json.dumps(changed, ensure_ascii=False))
 
 
 class Mutant(ReferenceImplementation):
