@@ -642,6 +642,7 @@ def agent_tool_sequence(agent_world: AgentWorld, datatable: list[list[str]]) -> 
         "成功": [lambda call: _ok()],
         "执行错误": [lambda call: _execution_error()],
         "失败与执行错误": [lambda call: _countable_failure(), lambda call: _execution_error()],
+        "两个失败": [lambda call: _countable_failure(), lambda call: _countable_failure()],
     }
     for _, outcome in datatable[1:]:
         results = outcomes[outcome]
@@ -2149,3 +2150,21 @@ def agent_allow_once_does_not_run_old_command(agent_world: AgentWorld) -> None:
         assert error is not None and "No pending sandbox permission request" in str(error), (
             f"with nothing pending, allow_once should be refused, got {agent_world.result!r} / {error!r}"
         )
+
+
+@given('历史如下，调用 id 以 "bad-" 开头的 assistant 消息及紧随其后的 tool 消息是不完整的一轮')
+def agent_history_with_incomplete_round(agent_world: AgentWorld, docstring: str) -> None:
+    """The incomplete round is marked by its call ids; the sanitizer must drop it and keep the rest."""
+    history: list[contract.Message] = json.loads(docstring)
+    dropped: set[int] = set()
+    for index, message in enumerate(history):
+        if any(call_id.startswith("bad-") for call_id in _tool_call_ids(message)):
+            dropped.add(index)
+            following = index + 1
+            while following < len(history) and history[following].get("role") == "tool":
+                dropped.add(following)
+                following += 1
+    assert dropped, 'setting up: a tool call with an id starting with "bad-" is needed'
+    agent_world.seed_history = history
+    marked = [json.dumps(history[i], sort_keys=True) for i in sorted(dropped)]
+    agent_world.removed = lambda m: json.dumps(m, sort_keys=True) in marked

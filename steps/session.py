@@ -2182,3 +2182,35 @@ def ses_then_history_lines(ses_world: SesWorld, count: int) -> None:
         f"the history should hold {count} lines, each a message; it has {len(lines)} lines, "
         f"{len(messages)} of them messages"
     )
+
+
+@when("向最早创建的会话追加一条消息")
+def ses_when_write_to_oldest(synapse: Implementation, ses_world: SesWorld) -> None:
+    oldest = ses_world.snapshot["older_ids"][0]
+    session = synapse.find_session(oldest, ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
+    assert session is not None, f"Session.find({oldest!r}) should find the session just created"
+    time.sleep(0.002)  # a later updatedAt than every creation
+    session.append_message(_text_message("assistant", "较早的会话又收到了一条消息"))
+
+
+@then(parsers.parse("`Session.list()` 应按创建时间从新到旧列出这 {count:d} 个会话"))
+def ses_then_listed_by_creation(synapse: Implementation, ses_world: SesWorld, count: int) -> None:
+    expected = list(reversed(ses_world.snapshot["older_ids"]))
+    listed = [e.get("id") for e in synapse.list_sessions(ses_world.sessions_dir)]
+    assert len(expected) == count and listed == expected, (
+        "Session.list() keeps the index order, newest created first, whatever session was written to "
+        f"last: expected {expected!r}, got {listed!r}"
+    )
+
+
+@when("执行 `clear(resetUsage=false)`")
+def ses_when_clear_keeping_usage(ses_world: SesWorld) -> None:
+    ses_world.snapshot["usage_before_clear"] = ses_world.session.get_usage()
+    ses_world.session.clear(reset_usage=False)
+
+
+@then("usage 应与清空前一致")
+def ses_then_usage_kept(ses_world: SesWorld) -> None:
+    before = ses_world.snapshot["usage_before_clear"]
+    usage = ses_world.session.get_usage()
+    assert usage == before, f"clear(resetUsage=false) must keep the usage: before {before!r}, after {usage!r}"

@@ -1566,3 +1566,10 @@ def wf_then_leftovers_removed(wf_ctx: WfContext) -> None:
         assert path.is_file() and path.read_text(encoding="utf-8") == content, (
             f"{path.name} is not a leftover of an interrupted write and must stay unchanged"
         )
+
+
+@given("環境變數 CLAUDE_SESSION_ID 是另一個沒有 workflow 的 session 的 id")
+def wf_given_other_session_env(wf_ctx: WfContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    other = f"{wf_ctx.session_id}-other"
+    assert wf_ctx.workflow.state.read(other) is None, "setting up: the other session has no workflow"
+    monkeypatch.setenv("CLAUDE_SESSION_ID", other)
