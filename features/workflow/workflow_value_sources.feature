@@ -1,7 +1,7 @@
 @workflow @seed-002 @beyond-seed
 Feature: SubagentStop hook 的值來源優先順序與每個分支後的清理
   A value with two sources takes the more specific one: the event's own `session_id` wins over the
-  `CLAUDE_SESSION_ID` environment variable, which only stands in for a missing id. Whatever the verdict,
+  CLAUDE_SESSION_ID environment variable, which only stands in for a missing id. Whatever the verdict,
   the finished agent's `active-agent.json` is removed: the agent no longer runs.
 
   @WF-090

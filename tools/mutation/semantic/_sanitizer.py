@@ -15,10 +15,23 @@ class Sanitized:
     changed: bool
 
 
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def object_arguments(call: Any) -> bool:
+    """A mapping with a non-empty string id, a string name and strict-JSON object arguments."""
+    if not (
+        isinstance(call, dict)
+        and isinstance(call.get("id"), str)
+        and call["id"]
+        and isinstance(call.get("name"), str)
+        and isinstance(call.get("arguments"), str)
+    ):
+        return False
     try:
-        return isinstance(call, dict) and isinstance(json.loads(call.get("arguments")), dict)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+        return isinstance(json.loads(call["arguments"], parse_constant=_no_constants), dict)
+    except (ValueError, RecursionError):
         return False
 
 
@@ -28,6 +41,8 @@ class Sanitizer:
         if not all(object_arguments(c) for c in calls):
             return None
         expected = {str(c.get("id")) for c in calls}
+        if len(expected) != len(calls):
+            return None
         seen: set[str] = set()
         kept: list[Message] = []
         for result in results:
@@ -44,26 +59,38 @@ class Sanitizer:
         """What stays of an assistant message whose round is unusable."""
         return []
 
-    def __call__(self, messages: list[Message]) -> Sanitized:
+    def __call__(self, messages: list[Any]) -> Sanitized:
+        entries = list(messages)
         out: list[Message] = []
-        index, total = 0, len(messages)
+        used: set[str] = set()
+        index, total = 0, len(entries)
         while index < total:
-            message = messages[index]
+            message = entries[index]
+            if not isinstance(message, dict):
+                index += 1
+                continue
             role = message.get("role")
             if role == "assistant":
                 end = index + 1
-                while end < total and messages[end].get("role") == "tool":
+                while end < total and isinstance(entries[end], dict) and entries[end].get("role") == "tool":
                     end += 1
-                kept = self.answered(list(message.get("toolCalls") or []), messages[index + 1 : end])
-                if kept is None:
-                    out.extend(self.dropped(message))
-                else:
+                calls = message.get("toolCalls")
+                calls = [] if calls is None else calls
+                kept = self.answered(calls, entries[index + 1 : end]) if isinstance(calls, list) else None
+                listed = calls if isinstance(calls, list) else []
+                ids = {c["id"] for c in listed if isinstance(c, dict) and isinstance(c.get("id"), str)}
+                if kept is not None and not ids & used:
                     out.append(message)
                     out.extend(kept)
-                index = end
+                    used.update(ids)
+                    index += 1 + len(kept)
+                else:
+                    out.extend(self.dropped(message))
+                    index = end
             elif role == "tool":
                 index += 1
             else:
                 out.append(message)
                 index += 1
-        return Sanitized(out, out != messages)
+        rewritten = any(a is not b for a, b in zip(out, entries, strict=False))
+        return Sanitized(out, len(out) != total or rewritten)
