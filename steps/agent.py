@@ -642,6 +642,7 @@ def agent_tool_sequence(agent_world: AgentWorld, datatable: list[list[str]]) -> 
         "成功": [lambda call: _ok()],
         "执行错误": [lambda call: _execution_error()],
         "失败与执行错误": [lambda call: _countable_failure(), lambda call: _execution_error()],
+        "两个失败": [lambda call: _countable_failure(), lambda call: _countable_failure()],
     }
     for _, outcome in datatable[1:]:
         results = outcomes[outcome]
@@ -2026,6 +2027,7 @@ OLD_BLOCKED_COMMAND = "cat ~/.ssh/id_rsa"
 NEW_BLOCKED_COMMAND = "cat ~/.aws/config"
 MODEL_FAILURE = "model unavailable"
 ANSWER_FAILURE = "sandbox helper crashed"
+LATER_ANSWER = "当前目录有 3 个文件"
 
 
 @given("沙箱拦截了 `cat ~/.ssh/id_rsa`，runner 正在等待权限回答")
@@ -2047,7 +2049,7 @@ def _later_request(world: AgentWorld, kind: str) -> Callable[[], Any]:
     runner = world.runner()
     signal = _Signal(aborted=kind == "开始前就已中止的新请求")
     if kind in ("以 step 完成的新请求", "以 run 完成的新请求", "开始前就已中止的新请求"):
-        world.llm.reply_text("当前目录有 3 个文件")
+        world.llm.reply_text(LATER_ANSWER)
     elif kind == "工具执行时被中止的新请求":
         world.llm.reply_tool_calls([{"name": "Bash", "arguments": {"command": "ls"}}])
 
@@ -2101,13 +2103,17 @@ def agent_operation_outcome(agent_world: AgentWorld, outcome: str) -> None:
         )
     elif outcome == "得到回答":
         assert isinstance(agent_world.succeeded(), str), f"the answer should be a text, got {result!r}"
+    elif isinstance(agent_world.succeeded(), str):  # run() answers with the final text
+        assert result == LATER_ANSWER and outcome == "完成", f"the request should {outcome}, got {result!r}"
     else:
-        agent_world.succeeded()
-        status = result if isinstance(result, str) else result.status
-        wanted = (
-            "requires_permission" if outcome == "提出新的权限请求" else ("completed", "当前目录有 3 个文件")
-        )
-        assert status == wanted or status in wanted, f"the request should {outcome}, got {result!r}"
+        status = "requires_permission" if outcome == "提出新的权限请求" else "completed"
+        assert result.status == status, f"step() should return status {status!r}, got {result!r}"
+        if status == "completed":
+            assert result.response == LATER_ANSWER, f"step() should answer {LATER_ANSWER!r}, got {result!r}"
+        else:
+            assert result.permission is not None and result.permission.command == NEW_BLOCKED_COMMAND, (
+                f"the new request should ask about {NEW_BLOCKED_COMMAND!r}, got {result.permission!r}"
+            )
 
 
 @then("旧的权限请求不应再待处理")
@@ -2144,3 +2150,21 @@ def agent_allow_once_does_not_run_old_command(agent_world: AgentWorld) -> None:
         assert error is not None and "No pending sandbox permission request" in str(error), (
             f"with nothing pending, allow_once should be refused, got {agent_world.result!r} / {error!r}"
         )
+
+
+@given('历史如下，调用 id 以 "bad-" 开头的 assistant 消息及紧随其后的 tool 消息是不完整的一轮')
+def agent_history_with_incomplete_round(agent_world: AgentWorld, docstring: str) -> None:
+    """The incomplete round is marked by its call ids; the sanitizer must drop it and keep the rest."""
+    history: list[contract.Message] = json.loads(docstring)
+    dropped: set[int] = set()
+    for index, message in enumerate(history):
+        if any(call_id.startswith("bad-") for call_id in _tool_call_ids(message)):
+            dropped.add(index)
+            following = index + 1
+            while following < len(history) and history[following].get("role") == "tool":
+                dropped.add(following)
+                following += 1
+    assert dropped, 'setting up: a tool call with an id starting with "bad-" is needed'
+    agent_world.seed_history = history
+    marked = [json.dumps(history[i], sort_keys=True) for i in sorted(dropped)]
+    agent_world.removed = lambda m: json.dumps(m, sort_keys=True) in marked

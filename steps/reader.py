@@ -1300,3 +1300,11 @@ def reader_deep_kept_or_warned(reader_ctx: ReaderContext) -> None:
     kept = any(t.id == "deep" for t in reader_ctx.result_turns("read"))
     if not kept:
         assert reader_ctx.warnings, "skipping the deeply nested line must log a warning on a synapse.* logger"
+
+
+@given(parsers.parse('工具结果是 {length:d} 个字符的单行文本，由 "{chars}" 循环组成'))
+def reader_single_line_result_of(reader_ctx: ReaderContext, length: int, chars: str) -> None:
+    """Wide characters (CJK, emoji outside the BMP) make characters, UTF-16 units and bytes disagree."""
+    reader_ctx.tool_result = (chars * (length // len(chars) + 1))[:length]
+    reader_ctx.lines = _tool_result_session(reader_ctx.tool_result)
+    _read_turns(reader_ctx)

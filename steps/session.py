@@ -692,6 +692,9 @@ def ses_given_empty_dir(ses_world: SesWorld) -> None:
 def ses_when_concurrent_creates(
     synapse: Implementation, ses_world: SesWorld, threads: int, each: int
 ) -> None:
+    # Resolved here, in the step's own thread: an implementation without sessions is not applicable, which
+    # a worker thread could only report as one more error.
+    create_session = synapse.create_session
     barrier = threading.Barrier(threads)
     ids: list[str] = []
     errors: list[BaseException] = []
@@ -701,7 +704,7 @@ def ses_when_concurrent_creates(
         try:
             barrier.wait(timeout=30)
             for _ in range(each):
-                session = synapse.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
+                session = create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
                 with lock:
                     ids.append(session.id)
         except BaseException as exc:
@@ -723,6 +726,9 @@ def ses_when_concurrent_creates(
 
 @when(parsers.parse("{procs:d} 个进程同时各创建 {each:d} 个会话"))
 def ses_when_process_creates(synapse: Implementation, ses_world: SesWorld, procs: int, each: int) -> None:
+    # Checked before any process starts: without sessions the scenario is not applicable, not failed.
+    assert callable(synapse.create_session)
+
     def create(impl: Implementation) -> list[str]:
         return [
             impl.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING).id
@@ -2152,18 +2158,19 @@ def ses_then_warned_per_value(caplog: pytest.LogCaptureFixture) -> None:
 def ses_when_processes_share_session(
     synapse: Implementation, ses_world: SesWorld, procs: int, each: int, rounds: int
 ) -> None:
-    session_id, sessions_dir = ses_world.snapshot["session_id"], ses_world.sessions_dir
+    session_id = ses_world.snapshot["session_id"]
 
-    def worker(other: Implementation) -> None:
-        session = other.find_session(session_id, sessions_dir, pricing=SONNET_PRICING)
+    def write(impl: Implementation) -> int:
+        session = impl.find_session(session_id, ses_world.sessions_dir, pricing=SONNET_PRICING)
         assert session is not None, f"a process could not find {session_id}"
-        number = os.getpid() if probes.in_process(other) else probes.implementation_pid(other)
         for i in range(each):
-            session.append_message(_numbered("user", 1000 * number + i))
+            session.append_message(_numbered("user", 1000 + i))
             if i % (each // rounds) == 0:
                 session.update_usage({**dict.fromkeys(ROUND_KEYS, 0), "inputOther": 1})
+        return each
 
-    probes.in_parallel_processes(synapse, procs, worker)
+    written = probes.in_parallel_processes(synapse, procs, write)
+    assert written == [each] * procs, f"every process should have appended {each} messages, got {written}"
 
 
 @then(parsers.parse("历史文件应恰有 {count:d} 行消息"))
@@ -2175,3 +2182,35 @@ def ses_then_history_lines(ses_world: SesWorld, count: int) -> None:
         f"the history should hold {count} lines, each a message; it has {len(lines)} lines, "
         f"{len(messages)} of them messages"
     )
+
+
+@when("向最早创建的会话追加一条消息")
+def ses_when_write_to_oldest(synapse: Implementation, ses_world: SesWorld) -> None:
+    oldest = ses_world.snapshot["older_ids"][0]
+    session = synapse.find_session(oldest, ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
+    assert session is not None, f"Session.find({oldest!r}) should find the session just created"
+    time.sleep(0.002)  # a later updatedAt than every creation
+    session.append_message(_text_message("assistant", "较早的会话又收到了一条消息"))
+
+
+@then(parsers.parse("`Session.list()` 应按创建时间从新到旧列出这 {count:d} 个会话"))
+def ses_then_listed_by_creation(synapse: Implementation, ses_world: SesWorld, count: int) -> None:
+    expected = list(reversed(ses_world.snapshot["older_ids"]))
+    listed = [e.get("id") for e in synapse.list_sessions(ses_world.sessions_dir)]
+    assert len(expected) == count and listed == expected, (
+        "Session.list() keeps the index order, newest created first, whatever session was written to "
+        f"last: expected {expected!r}, got {listed!r}"
+    )
+
+
+@when("执行 `clear(resetUsage=false)`")
+def ses_when_clear_keeping_usage(ses_world: SesWorld) -> None:
+    ses_world.snapshot["usage_before_clear"] = ses_world.session.get_usage()
+    ses_world.session.clear(reset_usage=False)
+
+
+@then("usage 应与清空前一致")
+def ses_then_usage_kept(ses_world: SesWorld) -> None:
+    before = ses_world.snapshot["usage_before_clear"]
+    usage = ses_world.session.get_usage()
+    assert usage == before, f"clear(resetUsage=false) must keep the usage: before {before!r}, after {usage!r}"

@@ -83,12 +83,14 @@ class WfContext:
     call_state: dict[str, Any] | None = None
     snapshot: tuple[Any, Any] | None = None
     events_before: int = 0
+    clock: WfClock = field(default_factory=WfClock)
 
 
 @pytest.fixture
 def wf_ctx(synapse: contract.Implementation, tmp_path: Path) -> WfContext:
     root = tmp_path / "workflow-home"
-    return WfContext(workflow=synapse.staged_workflow(root, clock=WfClock()), tmp=tmp_path)
+    clock = WfClock()
+    return WfContext(workflow=synapse.staged_workflow(root, clock=clock), tmp=tmp_path, clock=clock)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -965,6 +967,23 @@ def wf_when_call_with_state(wf_ctx: WfContext) -> None:
     wf_run_call(wf_ctx, None)
 
 
+@given("時鐘停住，之後寫入的事件都帶有同一個時間")
+def wf_given_clock_stopped(wf_ctx: WfContext) -> None:
+    moment = wf_ctx.clock()
+    wf_ctx.clock.stop_at(moment)
+    assert wf_ctx.clock() == wf_ctx.clock() == moment, "the stopped clock should keep giving one instant"
+
+
+@then("timeline 中的事件都帶有同一個時間")
+def wf_then_one_timestamp(wf_ctx: WfContext) -> None:
+    events = wf_ctx.workflow.timeline.query(wf_ctx.session_id)
+    stamps = {e.get("ts") for e in events}
+    assert len(events) >= 2 and len(stamps) == 1, (
+        f"every event should carry the stopped clock's time, got {sorted(map(str, stamps))} "
+        f"over {len(events)} events"
+    )
+
+
 @given(parsers.re(r"timeline 最多保留 (?P<count>\d+) 行（`SYNAPSE_TIMELINE_MAX_LINES=(?P<value>\d+)`）"))
 def wf_given_timeline_bound(monkeypatch: pytest.MonkeyPatch, count: str, value: str) -> None:
     assert count == value, "the sentence and the setting should name the same bound"
@@ -1547,3 +1566,10 @@ def wf_then_leftovers_removed(wf_ctx: WfContext) -> None:
         assert path.is_file() and path.read_text(encoding="utf-8") == content, (
             f"{path.name} is not a leftover of an interrupted write and must stay unchanged"
         )
+
+
+@given("環境變數 CLAUDE_SESSION_ID 是另一個沒有 workflow 的 session 的 id")
+def wf_given_other_session_env(wf_ctx: WfContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    other = f"{wf_ctx.session_id}-other"
+    assert wf_ctx.workflow.state.read(other) is None, "setting up: the other session has no workflow"
+    monkeypatch.setenv("CLAUDE_SESSION_ID", other)

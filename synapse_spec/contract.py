@@ -1095,6 +1095,11 @@ class Implementation(Protocol):
         """The workflow domain with every file below ``root``, telling time by ``clock``."""
         ...
 
+    # -- capability llm-http: the implementation's own model client, checked against a loopback model -----
+    def http_llm_client(self, provider: str, base_url: str, model: str, api_key: str) -> LLMClient:
+        """Your real client for ``provider`` talking to ``base_url`` (see :class:`HttpLLMClientFactory`)."""
+        ...
+
 
 CAPABILITY_FACTORIES: Mapping[str, frozenset[str]] = {
     "reader": frozenset({"conversation_reader"}),
@@ -1128,10 +1133,9 @@ RETIRED_CAPABILITIES: Mapping[str, frozenset[str]] = {
 """Capability names of earlier spec versions and what replaced them (spec 0.2.0 split ``agent``)."""
 
 LLM_HTTP = "llm-http"
-"""The capability of an implementation that has its own HTTP model client, offered through
-:class:`HttpLLMClientFactory`.  With
-``--synapse-llm=loopback:<provider>`` the spec runs its model-using scenarios through that client against
-a scripted model served on 127.0.0.1 (``synapse_spec.model_server``)."""
+"""The capability of an implementation that has its own HTTP model client (``http_llm_client``).  With
+``--synapse-llm=loopback:<provider>`` the spec runs its model-using scenarios through that client against a
+scripted model served on 127.0.0.1 (``synapse_spec.model_server``)."""
 
 
 @runtime_checkable

@@ -78,6 +78,7 @@ _HOSTILE_ARGUMENTS = [
     '{"x": NaN}',
     '{"x": Infinity}',
     '{"x": -Infinity}',
+    '{"x": 1e999}',
     "NaN",
     "[]",
     "null",

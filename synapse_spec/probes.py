@@ -355,7 +355,6 @@ def killed_while_writing(
 
             def finished() -> bool:
                 return not worker.is_alive()
-
         else:
             pid = os.fork()
             if pid == 0:  # the child: do the work; the parent kills it part way

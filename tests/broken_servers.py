@@ -45,6 +45,9 @@ class SymlinkFollowingCompactor(ContextCompactor):
             return None
         return resolved
 
+    def read_offloaded_file(self, resolved: str, limit: int) -> str:
+        return Path(resolved).read_text(encoding="utf-8")
+
 
 class FirstFailureStopsCleanup(ContextCompactor):
     """Gives up the whole cleanup at the first file it cannot delete (logging it)."""

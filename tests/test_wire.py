@@ -283,6 +283,30 @@ def test_the_wire_run_fails_a_server_that_breaks_a_rule_only_its_process_shows(
     assert reference.returncode == 0, reference.stdout[-3000:]
 
 
+def test_the_hello_schema_names_exactly_the_contracts_capabilities() -> None:
+    import json
+
+    from synapse_spec.contract import CAPABILITIES
+
+    hello = table.PROTOCOL_MD.parent / "schemas" / "hello.schema.json"
+    schema = json.loads(hello.read_text(encoding="utf-8"))
+    found: list[list[str]] = []
+
+    def visit(node: object) -> None:
+        if isinstance(node, dict):
+            capabilities = node.get("properties", {}).get("capabilities") if "properties" in node else None
+            if isinstance(capabilities, dict):
+                found.append(capabilities["items"]["enum"])
+            for value in node.values():
+                visit(value)
+        elif isinstance(node, list):
+            for value in node:
+                visit(value)
+
+    visit(schema)
+    assert found and all(sorted(names) == sorted(CAPABILITIES) for names in found), found
+
+
 def _report(tmp_path: Path, area: str, ids: str, server: str, *extra: str) -> dict[str, str]:
     """Scenario id -> status (and message) of a wire run, from its JSON report; of a scenario's examples,
     the first that did not pass."""

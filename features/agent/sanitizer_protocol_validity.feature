@@ -2,10 +2,17 @@
 Feature: 清洗后的历史对任意输入都符合工具协议
   恢复的会话文件可能被手工编辑、被旧版本写坏或被中断在任意位置，`sanitizeToolProtocolHistory` 的结果
   仍必须是上游模型接受的历史：每个保留的工具调用都是对象，`id` 是非空字符串且在整个历史中唯一，
-  `arguments` 是严格 JSON 对象（不含 `NaN`、`Infinity`）；每个调用在其 assistant 消息之后紧接着恰好有
+  `arguments` 是严格 JSON 对象（不含 `NaN`、`Infinity`，也不含超出浮点范围的数）；每个调用在其 assistant 消息之后紧接着恰好有
   一条 tool 结果，不存在不回答任何调用的 tool 消息。任何条目或字段的类型都不应让清洗抛出异常。
   「执行 sanitizer」同时检查独立的函数与恢复该历史的 AgentRunner；「坏的一轮」指下表中的 assistant
   消息及其后的 tool 消息，它们都应被整段移除；`<[ 重复 100000 次>` 表示把该字符连写那么多次。
+
+  A resumed session file may have been edited by hand, damaged by an older version or cut off anywhere;
+  what `sanitizeToolProtocolHistory` returns must still be a history the provider accepts: every kept tool
+  call is an object whose `id` is a non-empty string unique in the whole history and whose `arguments` are a
+  strict JSON object (no `NaN`, `Infinity`); each call is answered by exactly one tool result right after
+  its assistant message, and no tool message answers nothing. No entry or field of any type makes the
+  sanitizer raise. A "bad round" is the table's assistant message with its tool messages, removed whole.
 
   @AGT-049
   Scenario Outline: 工具调用的 id 或 arguments 不合规时整轮被移除
@@ -25,6 +32,7 @@ Feature: 清洗后的历史对任意输入都符合工具协议
       | arguments 含 -Infinity   | [{"id": "inf-call", "name": "Bash", "arguments": "{\"x\": [1, -Infinity]}"}]                                              | ["inf-call"]     |
       | arguments 嵌套极深       | [{"id": "deep-call", "name": "Bash", "arguments": "{\"x\": <[ 重复 100000 次><] 重复 100000 次>}"}]                     | ["deep-call"]    |
       | 与更早一轮的 id 相同     | [{"id": "good-call-1", "name": "Bash", "arguments": "{}"}]                                                                 | ["good-call-1"]  |
+      | arguments 的数超出浮点范围 | [{"id": "huge-call", "name": "Bash", "arguments": "{\"x\": 1e999}"}]                                                    | ["huge-call"]    |
 
   @AGT-050
   Scenario: 非消息条目与类型错误的字段既不让清洗抛错，也不会留在结果中

@@ -14,6 +14,7 @@ that are the strict-JSON text of an object (no ``NaN``/``Infinity``); it is answ
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,13 +33,22 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _finite_float(text: str) -> float:
+    """``1e999`` is JSON syntax but no finite number; a provider would see Infinity (or null)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is out of range")
+    return value
+
+
 def is_object_json(arguments: object) -> bool:
     """True for the strict-JSON text of an object (``'{}'`` included); ``''``, ``'[]'``, ``'null'``,
-    ``'{"x": NaN}'``, a number past the parser's digit limit or nesting past its depth are not."""
+    ``'{"x": NaN}'``, ``'{"x": 1e999}'``, a number past the parser's digit limit or nesting past its
+    depth are not."""
     if not isinstance(arguments, str):
         return False
     try:
-        value = json.loads(arguments, parse_constant=_reject_constant)
+        value = json.loads(arguments, parse_constant=_reject_constant, parse_float=_finite_float)
     except (ValueError, RecursionError):
         return False
     return isinstance(value, dict)

@@ -1,0 +1,146 @@
+// The port adapters without the original: `node --test harnesses/typescript-synapse-agent/tests/`.
+import assert from "node:assert/strict";
+import test from "node:test";
+import {
+  KitLLMClient,
+  abortSignal,
+  camelRecord,
+  field,
+  logLevel,
+  logRecord,
+  skillImportManager,
+  streamParts,
+  toolReturnValue,
+  toolset,
+} from "../ports.mjs";
+
+const kw = (kwargs) => ({ kwargs });
+
+test("a record field is read in either case", () => {
+  assert.equal(field({ exit_code: 3 }, "exit_code"), 3);
+  assert.equal(field({ exitCode: 3 }, "exit_code"), 3);
+  assert.equal(field(null, "exit_code"), undefined);
+});
+
+test("camelRecord renames keys and keeps values as they are", () => {
+  const value = { previous_tokens: 10, freedTokens: null, deleted_files: ["a"] };
+  assert.deepEqual(camelRecord(value), { previousTokens: 10, freedTokens: null, deletedFiles: ["a"] });
+});
+
+test("tool calls stream as a tool_call and the raw arguments text, even when it is not JSON", () => {
+  const parts = streamParts({
+    role: "assistant",
+    content: [{ type: "text", text: "hi" }],
+    toolCalls: [
+      { id: "c1", name: "Bash", arguments: '{"command":"ls"}' },
+      { id: "c2", name: "Bash", arguments: "{not json" },
+      { id: "c3", name: "Bash", arguments: "" },
+    ],
+  });
+  assert.deepEqual(parts, [
+    { type: "text", text: "hi" },
+    { type: "tool_call", id: "c1", name: "Bash", input: {} },
+    { type: "tool_call_delta", argumentsDelta: '{"command":"ls"}' },
+    { type: "tool_call", id: "c2", name: "Bash", input: {} },
+    { type: "tool_call_delta", argumentsDelta: "{not json" },
+    { type: "tool_call", id: "c3", name: "Bash", input: {} },
+  ]);
+});
+
+test("the LLM adapter passes max_tokens and the kit's own signal, and leaves usage as the kit sent it", async () => {
+  const calls = [];
+  const signalPort = { aborted: false };
+  const port = {
+    model_name: "m1",
+    async generate(system, messages, tools, kwargs) {
+      calls.push({ system, messages, tools, kwargs });
+      return { message: { role: "assistant", content: [{ type: "text", text: "ok" }] }, usage: { output: 2 } };
+    },
+    with_model(model) {
+      return { ...port, model_name: model };
+    },
+  };
+  const client = new KitLLMClient(port, kw).withGenerationKwargs({ maxTokens: 9600 });
+  const stream = await client.generate("sys", [], [], { signal: abortSignal(signalPort) });
+  const parts = [];
+  for await (const part of stream) parts.push(part);
+  assert.deepEqual(parts, [{ type: "text", text: "ok" }]);
+  assert.deepEqual(stream.usage, { output: 2 }, "missing token kinds are not filled in");
+  assert.deepEqual(calls[0].kwargs, { kwargs: { max_tokens: 9600, signal: signalPort } });
+  assert.equal(client.withModel("m2").modelName, "m2");
+});
+
+test("the abort signal asks the kit's port on every read", () => {
+  const port = { aborted: false };
+  const signal = abortSignal(port);
+  assert.equal(signal.aborted, false);
+  port.aborted = true;
+  assert.equal(signal.aborted, true);
+  assert.throws(() => signal.throwIfAborted(), { name: "AbortError" });
+  assert.equal(abortSignal(null), undefined);
+});
+
+test("a tool result keeps only the fields the kit sent", () => {
+  assert.deepEqual(toolReturnValue({ is_error: true, output: "", message: "boom" }), {
+    isError: true,
+    output: "",
+    message: "boom",
+  });
+});
+
+test("the toolset adapter answers with a cancelable {toolCallId, returnValue}", async () => {
+  const port = {
+    tools: [{ name: "Bash" }],
+    async handle(call) {
+      return { isError: false, output: `ran ${call.name}`, message: "", brief: "", extras: null };
+    },
+    get_tool(name) {
+      return name === "Bash"
+        ? {
+            async call(args) {
+              return { is_error: false, output: args.command, message: "" };
+            },
+            async execute_unsandboxed(command, cwd) {
+              return { stdout: command, stderr: "", exit_code: 0, cwd };
+            },
+          }
+        : null;
+    },
+  };
+  const set = toolset(port);
+  const pending = set.handle({ id: "c1", name: "Bash", arguments: "{}" });
+  assert.equal(typeof pending.cancel, "function");
+  assert.deepEqual(await pending, {
+    toolCallId: "c1",
+    returnValue: { isError: false, output: "ran Bash", message: "", brief: "", extras: null },
+  });
+  assert.equal(set.getTool("Read"), undefined);
+  const bash = set.getTool("Bash");
+  assert.deepEqual(await bash.executeUnsandboxed("ls", "/w"), { stdout: "ls", stderr: "", exitCode: 0 });
+  assert.deepEqual(await bash.call({ command: "pwd" }), { isError: false, output: "pwd", message: "" });
+});
+
+test("the skill import manager passes merge targets as (source, target) pairs", async () => {
+  const seen = [];
+  const manager = skillImportManager(
+    {
+      import_skills(source, kwargs) {
+        seen.push([source, kwargs]);
+        return { imported: [] };
+      },
+    },
+    kw,
+  );
+  await manager.import("/src", { continueSkills: ["a"], mergeInto: [{ source: "b", target: "c" }] });
+  assert.deepEqual(seen, [["/src", { kwargs: { continue_skills: ["a"], merge_into: [["b", "c"]] } }]]);
+});
+
+test("log records carry the original's data as JSON after its message, and its error", () => {
+  const error = new Error("boom");
+  const record = logRecord("Skipping offload restore", { error, path: "/x" });
+  assert.equal(record.error, error);
+  assert.equal(record.message, 'Skipping offload restore {"error":{"name":"Error","message":"boom"},"path":"/x"}');
+  assert.deepEqual(logRecord("plain"), { message: "plain", error: undefined });
+  assert.equal(logLevel("WARN"), "warning");
+  assert.equal(logLevel("ERROR"), "error");
+});
