@@ -33,10 +33,6 @@ class SymlinkFollowingCompactor(ContextCompactor):
     """Checks the reference's path without resolving symbolic links and opens it as any path, so a link
     inside the offload directory that points outside is followed and its target read."""
 
-    def read_offloaded_file(self, resolved: str, limit: int) -> str:
-        with open(resolved, encoding="utf-8") as handle:
-            return handle.read(limit)
-
     def normalize_offloaded_filepath(self, filepath: str) -> str | None:
         base = os.path.abspath(self.storage.offloaded_dir)
         resolved = os.path.abspath(filepath)
