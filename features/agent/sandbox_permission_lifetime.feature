@@ -1,5 +1,9 @@
 @agent @seed-001 @beyond-seed
 Feature: 待处理的权限请求只属于提出它的那一轮
+  A pending sandbox permission request belongs to the turn that raised it: once a new request starts
+  (whether it completes, is aborted, fails or is blocked again) or the request is answered (even when
+  carrying out the answer fails), allow_once can never run the old blocked command.
+
   原实现的待处理权限请求会一直保留到被回答：沙箱拦截一条命令后，用户转而发出别的请求（或中止它），之后
   回答 `allow_once` 仍会在沙箱外执行那条早已无关的旧命令。权限请求只在提出它的那一轮有效：新的用户请求
   一开始（无论之后完成、被中止、失败还是又被拦截），以及请求被回答之后（即使执行回答时出错），都不应再有

@@ -1,5 +1,10 @@
 @agent @seed-001 @beyond-seed
 Feature: 清洗后的历史对任意输入都符合工具协议
+  Whatever a resumed history holds, the sanitized one is accepted by a provider: every kept tool call has a
+  non-empty string id unique in the history and strict-JSON object arguments (no NaN, Infinity or numbers
+  past the float range), each call is answered exactly once right after its assistant message, no tool
+  result is an orphan, and no entry or field of the wrong type makes sanitizing raise.
+
   恢复的会话文件可能被手工编辑、被旧版本写坏或被中断在任意位置，`sanitizeToolProtocolHistory` 的结果
   仍必须是上游模型接受的历史：每个保留的工具调用都是对象，`id` 是非空字符串且在整个历史中唯一，
   `arguments` 是严格 JSON 对象（不含 `NaN`、`Infinity`，也不含超出浮点范围的数）；每个调用在其 assistant 消息之后紧接着恰好有

@@ -1,5 +1,9 @@
 @workflow @seed-002 @beyond-seed
 Feature: SubagentStop hook 對任何輸入都回答，且不留下中斷寫入的殘檔
+  The SubagentStop hook command answers one line of {"result": ...} JSON with exit code 0 for any stdin,
+  including input the JSON parser itself rejects (huge numbers, deep nesting), and the next locked write
+  removes the temp files a write killed before its rename left behind, touching nothing else.
+
   hook 指令無論 stdin 是什麼都必須印出一行 `{"result": ...}` JSON 並以 0 結束：Claude Code 會把失敗 hook
   的 traceback 顯示在對話中。JSON 解析器本身拒絕的輸入（超過位數上限的數字、超過堆疊深度的巢狀）也一樣。
   狀態檔與 timeline 以「寫入暫存檔再改名」的方式原子更新，暫存檔名為 `.<檔名>.<隨機字元>.tmp`；寫入在改名前
