@@ -388,7 +388,8 @@ def test_the_option_runs_scenarios_over_loopback_or_says_why_not(spec: pytest.Py
     assert result.ret == pytest.ExitCode.OK and scenarios["MOD-001"][0] == "passed"
 
     result, scenarios = outcome(spec, "--synapse-llm=loopback:openai", "--synapse-impl=plain_impl")
-    assert result.ret == pytest.ExitCode.OK
+    assert result.ret == pytest.ExitCode.TESTS_FAILED  # no scenario applies: the run checked nothing
+    result.stdout.fnmatch_lines(["*no scenario applies: nothing was checked*"])
     status, message = scenarios["MOD-001"]
     assert status == "not-applicable" and "llm-http" in message and "loopback:openai" in message
 
