@@ -9,13 +9,6 @@ Feature: 待处理的权限请求只属于提出它的那一轮
   一开始（无论之后完成、被中止、失败还是又被拦截），以及请求被回答之后（即使执行回答时出错），都不应再有
   这个待处理的请求，旧命令也不会再被执行。工具集与 Bash 工具是记录调用的替身。
 
-  The original keeps a pending permission request until it is answered: after the sandbox blocks a command
-  and the user turns to another request (or aborts it), answering `allow_once` still runs the old,
-  unrelated command outside the sandbox. A request belongs to the turn that raised it: once a new user
-  request starts (whether it then completes, is aborted, fails or is blocked again) and once the request is
-  answered (even when carrying out the answer fails), no request is pending and the old command never runs.
-  The toolset and the Bash tool are recording doubles.
-
   Background:
     Given 沙箱拦截了 `cat ~/.ssh/id_rsa`，runner 正在等待权限回答
 

@@ -12,13 +12,6 @@ Feature: 清洗后的历史对任意输入都符合工具协议
   「执行 sanitizer」同时检查独立的函数与恢复该历史的 AgentRunner；「坏的一轮」指下表中的 assistant
   消息及其后的 tool 消息，它们都应被整段移除；`<[ 重复 100000 次>` 表示把该字符连写那么多次。
 
-  A resumed session file may have been edited by hand, damaged by an older version or cut off anywhere;
-  what `sanitizeToolProtocolHistory` returns must still be a history the provider accepts: every kept tool
-  call is an object whose `id` is a non-empty string unique in the whole history and whose `arguments` are a
-  strict JSON object (no `NaN`, `Infinity`); each call is answered by exactly one tool result right after
-  its assistant message, and no tool message answers nothing. No entry or field of any type makes the
-  sanitizer raise. A "bad round" is the table's assistant message with its tool messages, removed whole.
-
   @AGT-049
   Scenario Outline: 工具调用的 id 或 arguments 不合规时整轮被移除
     Given 历史中坏的一轮 assistant 的 toolCalls 为 `<toolCalls>`

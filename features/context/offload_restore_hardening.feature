@@ -14,14 +14,6 @@ Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普�
   `{offloaded}` 表示 `<会话目录>/offloaded`，`{outside}` 表示会话目录旁的一个目录；每次压缩最多等待 10 秒，
   超时即判定失败。
 
-  The offload directory may hold things the agent never wrote, and another process may change it while
-  content is restored. Restoring reads only files inside the directory, opened without passing through any
-  symbolic link (not even one swapped in after a check), regular, on the directory's device, with a single
-  link, and at most `SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES` bytes (read when used; 1 MiB by default); opening
-  never blocks, so a named pipe cannot hang compaction. A reference to anything else keeps its
-  `Tool result is at: <path>` text and logs a warning naming the path; only a missing file becomes
-  `[Content unavailable: <path>]` as the seed says. A NUL in a path never makes compaction fail.
-
   Background:
     Given 一个会话 offload 目录与一个使用脚本化模型 "main-model" 的 ContextCompactor（`preserveCount=5`）
     And offload 文件:

@@ -9,12 +9,6 @@ Feature: SubagentStop hook 對任何輸入都回答，且不留下中斷寫入�
   狀態檔與 timeline 以「寫入暫存檔再改名」的方式原子更新，暫存檔名為 `.<檔名>.<隨機字元>.tmp`；寫入在改名前
   被強制結束時會留下暫存檔，下一次（持有該檔鎖的）寫入必須把它們清除，而不碰其他檔案。
 
-  Whatever its stdin holds, the hook command prints one `{"result": ...}` JSON line and exits 0 (Claude Code
-  shows a failing hook's traceback in the conversation), also for input the JSON parser itself refuses (a
-  number past the digit limit, nesting past the stack). The state file and the timeline are replaced
-  atomically through `.<name>.<random>.tmp` files; a write killed before its rename leaves one behind, and
-  the next write (holding that file's lock) removes such leftovers and touches nothing else.
-
   @WF-081
   Scenario Outline: hook 指令遇到 JSON 解析器拒絕的輸入時回傳空 result — <情形>
     Given 一個 standard workflow 的 DEV stage 正在進行
