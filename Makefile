@@ -57,11 +57,12 @@ bench-quick: $(STAMP)
 mutation: $(STAMP)
 	$(BIN)/python -m tools.mutation --sample 40 --seed 1 --min-score 80
 
-## spec-js: the JavaScript servers' own checks: wire-js's unit tests, and the spec through the wire against
+## spec-js: the JavaScript servers' own checks: the unit tests of wire-js and of the Synapse Agent harness's
+## port adapters (no original needed), and the spec through the wire against
 ## the minimal server (every scenario of its area passes, the rest is not applicable)
 spec-js: $(STAMP)
 	node=$$(harnesses/node.sh) && \
-	$$node --test harnesses/wire-js/test/*.test.mjs && \
+	$$node --test harnesses/wire-js/test/*.test.mjs harnesses/typescript-synapse-agent/tests/*.test.mjs && \
 	$(BIN)/python -m pytest features/ -p no:randomly --synapse-report= -q \
 		--synapse-server="$$node harnesses/javascript-minimal/server.mjs" --synapse-require=$(MINIMAL_AREA)
 
