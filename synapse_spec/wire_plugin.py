@@ -116,9 +116,10 @@ def _tag_reason(item: pytest.Item, tag: str) -> str:
     """A scenario may say why with a comment line ``# in-process: <reason>`` above its tags."""
     from synapse_spec.plugin import _scenario_of
 
-    scenario = _scenario_of(item)
-    if scenario is None:
+    found = _scenario_of(item)  # (scenario, example index) since outlines' examples have their own IDs
+    if found is None:
         return ""
+    scenario = found[0]
     path = scenario.feature.filename
     try:
         lines = open(path, encoding="utf-8").read().splitlines()  # noqa: SIM115
