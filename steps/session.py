@@ -5,9 +5,11 @@ from __future__ import annotations
 import errno
 import json
 import logging
+import math
 import os
 import re
 import shutil
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -823,6 +825,39 @@ def ses_when_record_usage(
     (row,) = _table(datatable)
     session.update_usage(_round(row))
     ses_world.session = session
+
+
+@when(parsers.parse("会话记录一轮只含 {partial} 的 usage"))
+def ses_when_record_partial_usage(synapse: Implementation, ses_world: SesWorld, partial: str) -> None:
+    session = synapse.create_session(ses_world.sessions_dir, model=ses_world.model)
+    session.update_usage(json.loads(partial))
+    ses_world.session = session
+
+
+def _finite_totals(usage: Any) -> list[str]:
+    """The total keys of a usage record that are missing or not finite numbers."""
+    values = {key: (usage or {}).get(key) for key in TOTAL_KEYS}
+    return [
+        f"{key}={value!r}"
+        for key, value in values.items()
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+    ]
+
+
+@then("`Session.find()` 仍应找到该会话，其 usage 的各项累计值都是有限数字")
+def ses_then_partial_round_found(synapse: Implementation, ses_world: SesWorld) -> None:
+    session_id = ses_world.session.id
+    found = synapse.find_session(session_id, ses_world.sessions_dir)
+    assert found is not None, f"Session.find({session_id!r}) should still find the session after the round"
+    bad = _finite_totals(found.get_usage())
+    assert not bad, f"the found session's usage totals should be finite numbers: {bad}"
+
+
+@then("`sessions.json` 中该会话 usage 的各项累计值都是有限数字")
+def ses_then_partial_round_indexed(ses_world: SesWorld) -> None:
+    entry = _index_entry(ses_world.sessions_dir, ses_world.session.id)
+    bad = _finite_totals(entry.get("usage"))
+    assert not bad, f"sessions.json should hold finite usage totals for the session: {bad}"
 
 
 @then(parsers.parse("`totalCost` 应为 {cost}"))

@@ -5,7 +5,7 @@
 
 Each argument is ``LABEL=REPORT.json`` (or just the path: the label is the report's implementation). A
 scenario's area is its ``area`` field when the report has one, else the directory of its feature file under
-``features/``.  Each cell reads passed / failed / not applicable / errored.
+``features/``.  The table is the kit's own (``synapse-spec summary --markdown``), rows labelled here.
 """
 
 from __future__ import annotations
@@ -14,14 +14,13 @@ import argparse
 import json
 import re
 import sys
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from synapse_spec.report import render_summary
+
 FEATURES = Path(__file__).resolve().parent.parent / "features"
-COLUMNS = ("passed", "failed", "not-applicable", "errored")
-LEGEND = "each cell: passed / failed / not applicable / errored (scenario rows, one per executed example)"
 BEGIN = "<!-- summary:begin -->"
 END = "<!-- summary:end -->"
 
@@ -38,36 +37,20 @@ def area_of(scenario: Mapping[str, Any], areas: Mapping[str, str]) -> str:
     return areas.get(match.group(1), "?") if match else "?"
 
 
-def counts_by_area(report: Mapping[str, Any], areas: Mapping[str, str]) -> dict[str, Counter[str]]:
-    table: dict[str, Counter[str]] = {}
-    for scenario in report.get("scenarios", []):
-        status = str(scenario.get("status", ""))
-        # A skipped scenario fails a run (synapse_spec.report); a known failure is still a failure here.
-        status = "failed" if status in ("skipped", "known-failure") else status
-        table.setdefault(area_of(scenario, areas), Counter())[status] += 1
-    return table
-
-
-def cell(counts: Counter[str] | None) -> str:
-    return "—" if not counts else " / ".join(str(counts[c]) for c in COLUMNS)
-
-
 def render(rows: Sequence[tuple[str, Mapping[str, Any]]], features: Path = FEATURES) -> list[str]:
-    """A Markdown table: one row per ``(label, report)``, one column per area, and the total."""
+    """The kit's ``synapse-spec summary --markdown`` table of ``(label, report)`` rows: each report under its
+    label (two runs of one implementation, in process and over the wire, differ only by it), and scenarios
+    of reports written before reports named their area placed by their feature file."""
     areas = feature_areas(features)
-    tables = [(label, counts_by_area(report, areas)) for label, report in rows]
-    columns = sorted({area for _, table in tables for area in table})
-    lines = [
-        "| implementation | " + " | ".join(columns) + " | total |",
-        "|---|" + "---:|" * (len(columns) + 1),
+    labelled = [
+        {
+            **report,
+            "implementation": {"name": label, "version": ""},
+            "scenarios": [{**s, "area": area_of(s, areas)} for s in report.get("scenarios", [])],
+        }
+        for label, report in rows
     ]
-    for label, table in tables:
-        total: Counter[str] = Counter()
-        for counts in table.values():
-            total.update(counts)
-        cells = [cell(table.get(area)) for area in columns]
-        lines.append(f"| {label} | " + " | ".join(cells) + f" | {cell(total)} |")
-    return [*lines, "", f"_{LEGEND}_"]
+    return render_summary(labelled, markdown=True)
 
 
 def load(argument: str) -> tuple[str, dict[str, Any]]:

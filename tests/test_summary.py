@@ -32,15 +32,15 @@ def test_rows_count_each_status_per_area(tmp_path: Path) -> None:
     )
     lines = render([("one", report)], _features(tmp_path))
     assert lines[0] == "| implementation | reader | session | total |"
-    assert lines[2] == "| one | 1 / 1 / 0 / 0 | 0 / 1 / 1 / 1 | 1 / 2 / 1 / 1 |"
+    assert lines[2] == "| one | 1 / 1 / 0 / 0 / 0 | 0 / 1 / 1 / 1 / 0 | 1 / 2 / 1 / 1 / 0 |"
 
 
 def test_an_area_a_report_lacks_shows_a_dash_and_an_explicit_area_wins(tmp_path: Path) -> None:
     first = _report(("RDR-001", "a.feature", "passed"))
     second = {"implementation": {}, "scenarios": [{"id": "X-001", "area": "session", "status": "passed"}]}
     lines = render([("first", first), ("second", second)], _features(tmp_path))
-    assert lines[2] == "| first | 1 / 0 / 0 / 0 | — | 1 / 0 / 0 / 0 |"
-    assert lines[3] == "| second | — | 1 / 0 / 0 / 0 | 1 / 0 / 0 / 0 |"
+    assert lines[2] == "| first | 1 / 0 / 0 / 0 / 0 | — | 1 / 0 / 0 / 0 / 0 |"
+    assert lines[3] == "| second | — | 1 / 0 / 0 / 0 / 0 | 1 / 0 / 0 / 0 / 0 |"
 
 
 def test_write_replaces_only_the_table_between_the_markers(tmp_path: Path) -> None:
