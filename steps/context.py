@@ -2187,12 +2187,15 @@ def ctx_then_file_deleted(ctx_state: CtxState, path: str) -> None:
     assert _ctx_real(target) in deleted, f"deletedFiles should list {target}, got {deleted}"
 
 
+# The swapper stops by itself when the test process is gone (killed before its finalizer ran) or after
+# two minutes, so an interrupted run never leaves it behind.
 CTX_SWAPPER = """
 import os, sys, time
-target, outside, content = sys.argv[1], sys.argv[2], sys.argv[3]
+target, outside, content, parent = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 directory = os.path.dirname(target)
 regular, link = os.path.join(directory, ".swap-regular"), os.path.join(directory, ".swap-link")
-while True:
+deadline = time.monotonic() + 120
+while os.getppid() == parent and time.monotonic() < deadline and os.path.isdir(directory):
     with open(regular, "w", encoding="utf-8") as handle:
         handle.write(content)
     os.replace(regular, target)
@@ -2217,7 +2220,7 @@ def ctx_given_swapping_process(
     assert path == _ctx_subject_reference(ctx_state), "scenario data: the swapped file is the one referenced"
     Path(path).write_text(content, encoding="utf-8")
     swapper = subprocess.Popen(
-        [sys.executable, "-c", CTX_SWAPPER, path, secret, content],
+        [sys.executable, "-c", CTX_SWAPPER, path, secret, content, str(os.getpid())],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
