@@ -9,7 +9,6 @@ import math
 import os
 import re
 import shutil
-import signal
 import threading
 import time
 from collections.abc import Callable

@@ -163,7 +163,7 @@ def test_server_runs_the_spec_against_a_wire_server_or_says_why_it_cannot(
     result = synapse_spec(tmp_path, "run", "--server", server, "--id", "SKL-001", "--report", "r", "--", "-q")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
     report = json.loads((tmp_path / "r" / "synapse-spec.json").read_text("utf-8"))
-    assert report["implementation"]["selected"] == f"server: {server}"
+    assert report["implementation"]["selected"].startswith(f"server: {server} (wire protocol ")
     assert [s["example_id"] for s in report["scenarios"]] == ["SKL-001"]
 
     monkeypatch.setattr(cli, "server_option_available", lambda: False)
