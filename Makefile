@@ -9,8 +9,8 @@ IMPL ?=
 MINIMAL_AREA ?= usage
 OVERTONE_SRC ?= .overtone-src
 
-.PHONY: spec spec-wire test determinism lint tox bench bench-quick mutation installed clean spec-js \
-	compliance-overtone compliance-synapse-agent compliance compliance-reference compliance-table
+.PHONY: spec spec-wire spec-loopback test determinism lint tox bench bench-quick mutation mutation-semantic installed \
+	clean spec-js compliance-overtone compliance-synapse-agent compliance compliance-reference compliance-table
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,15 @@ spec: $(STAMP)
 spec-wire: $(STAMP)
 	$(BIN)/python -m pytest features/ --synapse-server="$(BIN)/python -m synapse_ref.server" --synapse-require=all \
 		--synapse-wire-validate --synapse-report=reports/wire
+
+## spec-loopback: the spec with every scripted model served over HTTP on 127.0.0.1, reached through the
+## implementation's own Anthropic and then OpenAI client (reports in reports/loopback-<provider>/)
+spec-loopback: $(STAMP)
+	for provider in anthropic openai; do \
+	  $(BIN)/python -m pytest features/ -q --synapse-llm=loopback:$$provider \
+	    $(if $(IMPL),--synapse-impl=$(IMPL),--synapse-require=all) --synapse-report=reports/loopback-$$provider \
+	    || exit 1; \
+	done
 
 ## test: every test: the spec, the harness's own tests and the command-line tests
 test: $(STAMP)
@@ -120,6 +129,12 @@ installed: $(STAMP)
 	$(PYTHON) -m venv "$$outside/venv"; \
 	"$$outside/venv/bin/python" -m pip install --quiet "$$outside"/dist/synapse_spec-*.whl; \
 	cd "$$outside" && "$$outside/venv/bin/synapse-spec" run --impl synapse_ref.adapter --require all -- -q
+
+## mutation-semantic: six semantic mutants, one per blind spot, each must be killed (all of them: --semantic)
+mutation-semantic: $(STAMP)
+	$(BIN)/python -m tools.mutation --semantic --jobs 2 --min-score 100 \
+		--only reader_compact_utf16 --only ctx_scan_ratio_round --only usage_hit_rate_floor \
+		--only runner_failures_per_result --only repl_highlight_exact_only --only wf_env_session_wins
 
 clean:
 	rm -rf $(VENV) .tox reports .pytest_cache .mypy_cache .ruff_cache build

@@ -18,7 +18,7 @@ from pytest_bdd import given, parsers, then, when
 from pytest_mock import MockerFixture
 
 from steps.support import CharTokenCounter, RecordingSleep, message_tokens, run
-from synapse_spec import contract, probes
+from synapse_spec import contract, fuzz, probes
 
 MODEL = "fake-model"
 HOOK_NOTE = "hook-note: 本次会话可以沉淀为技能"
@@ -642,6 +642,7 @@ def agent_tool_sequence(agent_world: AgentWorld, datatable: list[list[str]]) -> 
         "成功": [lambda call: _ok()],
         "执行错误": [lambda call: _execution_error()],
         "失败与执行错误": [lambda call: _countable_failure(), lambda call: _execution_error()],
+        "两个失败": [lambda call: _countable_failure(), lambda call: _countable_failure()],
     }
     for _, outcome in datatable[1:]:
         results = outcomes[outcome]
@@ -1831,3 +1832,339 @@ def agent_tool_message_text(agent_world: AgentWorld, number: str, text: str) -> 
         f"the tool result should come last: {tool}"
     )
     assert _text_of(tool) == expected, f"the tool message should read {expected!r}, got {_text_of(tool)!r}"
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: the sanitized history is protocol-valid for any input
+# --------------------------------------------------------------------------------------------------------
+
+BAD_ROUND_TEXT = "坏的一轮"
+BAD_RESULT_TEXT = "坏的一轮的结果"
+_REPEATED_CHAR = re.compile(r"<(.) 重复 (\d+) 次>")
+
+
+def _in_bad_round(message: Mapping[str, Any]) -> bool:
+    return _text_of(message) in (BAD_ROUND_TEXT, BAD_RESULT_TEXT)
+
+
+@given(parsers.re(r"^历史中坏的一轮 assistant 的 toolCalls 为 `(?P<calls>.+)`$"))
+def agent_bad_round_calls(agent_world: AgentWorld, calls: str) -> None:
+    """``<[ 重复 100000 次>`` in the arguments stands for that character written that many times."""
+    tool_calls = json.loads(calls)
+    for call in tool_calls:
+        if isinstance(call.get("arguments"), str):
+            call["arguments"] = _REPEATED_CHAR.sub(lambda m: m[1] * int(m[2]), call["arguments"])
+    agent_world.seed_history = [
+        *_sanitizer_seed('{"command":"ls -l"}')[:4],
+        _text("user", "Run it"),
+        {**_text("assistant", BAD_ROUND_TEXT), "toolCalls": tool_calls},
+        _text("user", "Next"),
+    ]
+    assert agent_world.seed_history[1]["toolCalls"][0]["id"] == "good-call-1"
+    agent_world.removed = _in_bad_round
+
+
+@given(parsers.re(r"^坏的一轮之后的 tool 消息依次回答 `(?P<answers>.+)`$"))
+def agent_bad_round_answers(agent_world: AgentWorld, answers: str) -> None:
+    results = [{**_text("tool", BAD_RESULT_TEXT), "toolCallId": answer} for answer in json.loads(answers)]
+    position = next(i for i, m in enumerate(agent_world.seed_history) if _text_of(m) == BAD_ROUND_TEXT) + 1
+    agent_world.seed_history[position:position] = results
+
+
+@then("发给模型的每一次请求都应符合严格的工具协议")
+def agent_model_calls_strict_protocol(agent_world: AgentWorld) -> None:
+    calls = agent_world.llm.calls
+    assert calls, "the runner should have asked the model"
+    for number, call in enumerate(calls, start=1):
+        problem = fuzz.tool_protocol_problem(list(call.messages))
+        assert problem is None, f"model call {number} was sent a history the provider rejects: {problem}"
+
+
+@given("待清洗的历史为:")
+def agent_history_to_sanitize(agent_world: AgentWorld, docstring: str) -> None:
+    agent_world.seed_history = json.loads(docstring)
+
+
+@when("直接执行 `sanitizeToolProtocolHistory(messages)`")
+def agent_sanitize_directly(agent_world: AgentWorld) -> None:
+    seed = copy.deepcopy(agent_world.seed_history)
+    agent_world.attempt(lambda: agent_world.synapse.sanitize_tool_protocol_history(seed))
+
+
+def _sanitized(world: AgentWorld) -> contract.SanitizeResult:
+    result = world.succeeded()
+    assert result is not None and isinstance(result.sanitized, list), (
+        f"sanitizeToolProtocolHistory should return the sanitized list, got {result!r}"
+    )
+    return result  # type: ignore[no-any-return]
+
+
+@then("清洗不应抛出异常")
+def agent_sanitize_did_not_raise(agent_world: AgentWorld) -> None:
+    _sanitized(agent_world)
+
+
+@then(parsers.re(r"^清洗结果应恰好为原历史的第 `(?P<numbers>[\d,]+)` 条，且报告历史已改变$"))
+def agent_sanitized_exactly(agent_world: AgentWorld, numbers: str) -> None:
+    result = _sanitized(agent_world)
+    expected = [agent_world.seed_history[int(n) - 1] for n in numbers.split(",")]
+    assert list(result.sanitized) == expected, (
+        f"the sanitizer should keep exactly entries {numbers}: {expected}, got {result.sanitized}"
+    )
+    assert result.changed is True, "entries were removed, so the result should report a change"
+
+
+@then("清洗结果应符合严格的工具协议")
+def agent_sanitized_strict_protocol(agent_world: AgentWorld) -> None:
+    problem = fuzz.tool_protocol_problem(list(_sanitized(agent_world).sanitized))
+    assert problem is None, f"the sanitized history would be rejected by a provider: {problem}"
+
+
+# Inputs that broke an implementation once; every search tries them first.
+SANITIZER_REGRESSIONS: list[list[Any]] = [
+    [None],
+    [{"role": "assistant", "toolCalls": 5}],
+    [
+        {"role": "assistant", "toolCalls": [{"id": "d", "name": "Bash", "arguments": "{}"}] * 2},
+        {"role": "tool", "toolCallId": "d"},
+    ],
+    [
+        {"role": "assistant", "toolCalls": [{"name": "Bash", "arguments": "{}"}]},
+        {"role": "tool", "toolCallId": "None"},
+    ],
+    [
+        {"role": "assistant", "toolCalls": [{"id": 1, "name": "Bash", "arguments": "{}"}]},
+        {"role": "tool", "toolCallId": "1"},
+    ],
+    [
+        {"role": "assistant", "toolCalls": [{"id": "n", "name": "Bash", "arguments": '{"x": NaN}'}]},
+        {"role": "tool", "toolCallId": "n"},
+    ],
+    [
+        {"role": "assistant", "toolCalls": [{"id": "r", "name": "Bash", "arguments": "{}"}]},
+        {"role": "tool", "toolCallId": "r"},
+        {"role": "assistant", "toolCalls": [{"id": "r", "name": "Bash", "arguments": "{}"}]},
+        {"role": "tool", "toolCallId": "r"},
+    ],
+]
+
+
+@given("随机生成的历史：条目可以是任意 JSON，消息的 id、arguments 与角色取自已知会出错的值")
+def agent_generated_histories(agent_world: AgentWorld) -> None:
+    agent_world.removed = None
+    agent_world.seed_history = []
+    assert fuzz.tool_protocol_problem(SANITIZER_REGRESSIONS[2]) is not None, "setting up: a known-bad input"
+
+
+@when("对每个历史执行 `sanitizeToolProtocolHistory(messages)`")
+def agent_sanitize_generated(agent_world: AgentWorld) -> None:
+    sanitize = agent_world.synapse.sanitize_tool_protocol_history
+    agent_world.result = fuzz.trials(fuzz.hostile_histories(), sanitize, examples=SANITIZER_REGRESSIONS)
+
+
+def _sanitize_trials(world: AgentWorld) -> list[fuzz.Trial]:
+    found = world.result
+    assert isinstance(found, list) and found, "the search should have tried some histories"
+    return found
+
+
+def _protocol_problem(trial: fuzz.Trial) -> str | None:
+    if trial.error is not None:
+        return f"raised {trial.error!r}"
+    return fuzz.tool_protocol_problem(list(trial.output.sanitized))
+
+
+@then("每个结果都应符合严格的工具协议")
+def agent_generated_results_valid(agent_world: AgentWorld) -> None:
+    failure = fuzz.first_failure(_sanitize_trials(agent_world), _protocol_problem)
+    assert failure is None, f"the sanitized history breaks the tool protocol: {failure}"
+
+
+def _only_removed(trial: fuzz.Trial) -> str | None:
+    if trial.error is not None:
+        return f"raised {trial.error!r}"
+    kept = list(trial.output.sanitized)
+    if not fuzz.is_subsequence(kept, trial.input):
+        return f"the result {kept!r:.300} is not the input with entries removed"
+    users = [m for m in trial.input if isinstance(m, dict) and m.get("role") == "user"]
+    if [m for m in kept if isinstance(m, dict) and m.get("role") == "user"] != users:
+        return "a user message was removed"
+    return None
+
+
+@then("每个结果都只是原历史删去若干条目，user 消息一条不少")
+def agent_generated_results_only_remove(agent_world: AgentWorld) -> None:
+    failure = fuzz.first_failure(_sanitize_trials(agent_world), _only_removed)
+    assert failure is None, f"the sanitizer may only remove entries: {failure}"
+
+
+def _stable(synapse: contract.Implementation) -> Callable[[fuzz.Trial], str | None]:
+    def problem(trial: fuzz.Trial) -> str | None:
+        if trial.error is not None:
+            return f"raised {trial.error!r}"
+        kept = list(trial.output.sanitized)
+        if trial.output.changed is not (kept != trial.input):
+            return f"changed is {trial.output.changed!r} although the result differs: {kept != trial.input}"
+        again = synapse.sanitize_tool_protocol_history(copy.deepcopy(kept))
+        if list(again.sanitized) != kept or again.changed:
+            return f"sanitizing the result again changed it to {again.sanitized!r:.300}"
+        return None
+
+    return problem
+
+
+@then("对结果再清洗一次应不再改变，`changed` 恰好在删去条目时为真")
+def agent_generated_results_stable(agent_world: AgentWorld) -> None:
+    failure = fuzz.first_failure(_sanitize_trials(agent_world), _stable(agent_world.synapse))
+    assert failure is None, f"the sanitizer is not stable: {failure}"
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: a pending permission request lives only as long as its turn
+# --------------------------------------------------------------------------------------------------------
+
+OLD_BLOCKED_COMMAND = "cat ~/.ssh/id_rsa"
+NEW_BLOCKED_COMMAND = "cat ~/.aws/config"
+MODEL_FAILURE = "model unavailable"
+ANSWER_FAILURE = "sandbox helper crashed"
+LATER_ANSWER = "当前目录有 3 个文件"
+
+
+@given("沙箱拦截了 `cat ~/.ssh/id_rsa`，runner 正在等待权限回答")
+def agent_waiting_for_permission(agent_world: AgentWorld) -> None:
+    agent_world.command = OLD_BLOCKED_COMMAND
+    agent_world.llm.reply_tool_calls(
+        [{"id": "old-call", "name": "Bash", "arguments": {"command": OLD_BLOCKED_COMMAND}}]
+    )
+    agent_world.tool_results.append(_returning(_blocked("~/.ssh/id_rsa")))
+    result = run(agent_world.runner().step("读取密钥"))
+    assert result.status == "requires_permission", f"setting up: step() should ask, got {result.status}"
+    pending = agent_world.runner().get_pending_sandbox_permission()
+    assert pending is not None and pending.command == OLD_BLOCKED_COMMAND, (
+        f"setting up: pending is {pending!r}"
+    )
+
+
+def _later_request(world: AgentWorld, kind: str) -> Callable[[], Any]:
+    runner = world.runner()
+    signal = _Signal(aborted=kind == "开始前就已中止的新请求")
+    if kind in ("以 step 完成的新请求", "以 run 完成的新请求", "开始前就已中止的新请求"):
+        world.llm.reply_text(LATER_ANSWER)
+    elif kind == "工具执行时被中止的新请求":
+        world.llm.reply_tool_calls([{"name": "Bash", "arguments": {"command": "ls"}}])
+
+        def interrupted(call: Mapping[str, Any]) -> _ToolResult:
+            signal.aborted = True
+            return _ok("a.txt")
+
+        world.tool_results.append(interrupted)
+    elif kind == "模型调用失败的新请求":
+        world.llm.fail(RuntimeError(MODEL_FAILURE))
+    elif kind == "又被沙箱拦截的新请求":
+        world.llm.reply_tool_calls([{"name": "Bash", "arguments": {"command": NEW_BLOCKED_COMMAND}}])
+        world.tool_results.append(_returning(_blocked("~/.aws/config")))
+    else:
+        raise AssertionError(f"unknown later request {kind!r}")
+    if kind == "以 run 完成的新请求":
+        return lambda: run(runner.run("列出当前目录", signal=signal))
+    return lambda: run(runner.step("列出当前目录", signal=signal))
+
+
+def _answer(world: AgentWorld, kind: str) -> Callable[[], Any]:
+    option = kind.rsplit(" ", 1)[1]
+    if kind.startswith("执行时出错的回答"):
+        failure = OSError(ANSWER_FAILURE)
+        world.bash.execute_unsandboxed.side_effect = failure
+        world.bash.allow_session.side_effect = failure
+        world.bash.allow_permanent.side_effect = failure
+    runner = world.runner()
+    return lambda: run(runner.resolve_sandbox_permission(option))
+
+
+@when(parsers.re(r"^接着发生(?P<kind>.+)$"))
+def agent_then_happens(agent_world: AgentWorld, kind: str) -> None:
+    action = _answer(agent_world, kind) if "回答" in kind else _later_request(agent_world, kind)
+    agent_world.attempt(action)
+
+
+@then(
+    parsers.re(
+        r"^这次操作应(?P<outcome>完成|被中止|因模型错误失败|提出新的权限请求|得到回答|因执行错误失败)$"
+    )
+)
+def agent_operation_outcome(agent_world: AgentWorld, outcome: str) -> None:
+    result, error = agent_world.result, agent_world.error
+    if outcome == "被中止":
+        _abort_error(agent_world)
+    elif outcome in ("因模型错误失败", "因执行错误失败"):
+        expected = MODEL_FAILURE if outcome == "因模型错误失败" else ANSWER_FAILURE
+        assert error is not None and expected in str(error), (
+            f"the call should fail with {expected!r}, got {error!r}"
+        )
+    elif outcome == "得到回答":
+        assert isinstance(agent_world.succeeded(), str), f"the answer should be a text, got {result!r}"
+    elif isinstance(agent_world.succeeded(), str):  # run() answers with the final text
+        assert result == LATER_ANSWER and outcome == "完成", f"the request should {outcome}, got {result!r}"
+    else:
+        status = "requires_permission" if outcome == "提出新的权限请求" else "completed"
+        assert result.status == status, f"step() should return status {status!r}, got {result!r}"
+        if status == "completed":
+            assert result.response == LATER_ANSWER, f"step() should answer {LATER_ANSWER!r}, got {result!r}"
+        else:
+            assert result.permission is not None and result.permission.command == NEW_BLOCKED_COMMAND, (
+                f"the new request should ask about {NEW_BLOCKED_COMMAND!r}, got {result.permission!r}"
+            )
+
+
+@then("旧的权限请求不应再待处理")
+def agent_old_request_gone(agent_world: AgentWorld) -> None:
+    pending = agent_world.runner().get_pending_sandbox_permission()
+    assert pending is None or pending.command != OLD_BLOCKED_COMMAND, (
+        f"the request for {OLD_BLOCKED_COMMAND!r} belongs to an earlier turn, yet is pending: {pending!r}"
+    )
+
+
+def _runs_of_old_command(world: AgentWorld) -> int:
+    unsandboxed = [
+        c for c in world.bash.execute_unsandboxed.await_args_list if c.args[:1] == (OLD_BLOCKED_COMMAND,)
+    ]
+    retried = [
+        c for c in world.bash.call.await_args_list if c.args[:1] == ({"command": OLD_BLOCKED_COMMAND},)
+    ]
+    return len(unsandboxed) + len(retried)
+
+
+@then("之后回答 `allow_once` 不应在沙箱外执行旧命令")
+def agent_allow_once_does_not_run_old_command(agent_world: AgentWorld) -> None:
+    runner = agent_world.runner()
+    pending = runner.get_pending_sandbox_permission()
+    before = _runs_of_old_command(agent_world)
+    agent_world.bash.execute_unsandboxed.side_effect = None
+    agent_world.attempt(lambda: run(runner.resolve_sandbox_permission("allow_once")))
+    after = _runs_of_old_command(agent_world)
+    assert after == before, (
+        f"allow_once ran the earlier turn's blocked command {OLD_BLOCKED_COMMAND!r} outside the sandbox"
+    )
+    if pending is None:
+        error = agent_world.error
+        assert error is not None and "No pending sandbox permission request" in str(error), (
+            f"with nothing pending, allow_once should be refused, got {agent_world.result!r} / {error!r}"
+        )
+
+
+@given('历史如下，调用 id 以 "bad-" 开头的 assistant 消息及紧随其后的 tool 消息是不完整的一轮')
+def agent_history_with_incomplete_round(agent_world: AgentWorld, docstring: str) -> None:
+    """The incomplete round is marked by its call ids; the sanitizer must drop it and keep the rest."""
+    history: list[contract.Message] = json.loads(docstring)
+    dropped: set[int] = set()
+    for index, message in enumerate(history):
+        if any(call_id.startswith("bad-") for call_id in _tool_call_ids(message)):
+            dropped.add(index)
+            following = index + 1
+            while following < len(history) and history[following].get("role") == "tool":
+                dropped.add(following)
+                following += 1
+    assert dropped, 'setting up: a tool call with an id starting with "bad-" is needed'
+    agent_world.seed_history = history
+    marked = [json.dumps(history[i], sort_keys=True) for i in sorted(dropped)]
+    agent_world.removed = lambda m: json.dumps(m, sort_keys=True) in marked

@@ -16,6 +16,11 @@ import json
 import logging
 import math
 import os
+import re
+import subprocess
+import sys
+import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -1968,4 +1973,316 @@ def ctx_then_one_attempt_warning(
     warnings = [r.getMessage() for r in _ctx_synapse_warnings(caplog, ctx_state.log_mark)]
     assert len(warnings) == 1 and warnings[0].startswith(prefix) and detail in warnings[0], (
         f"one warning starting with {prefix!r} and naming {detail!r} should be logged, got {warnings!r}"
+    )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: restore reads only small regular files of the offload directory
+# --------------------------------------------------------------------------------------------------------
+
+CTX_RESTORE_LIMIT_ENV = "SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES"
+CTX_COMPACT_TIMEOUT = 10.0
+CTX_SECRET = "目录外的机密内容"
+
+
+def _ctx_expand_nul(state: CtxState, text: str) -> str:
+    """``{offloaded}``/``{outside}`` as usual, and ``\\0`` for a NUL character."""
+    return state.expand(text).replace("\\0", "\0")
+
+
+@given(parsers.re(r"^一段 10 条消息的历史，第 `(?P<number>3|8)` 条 tool 消息引用 `(?P<path>[^`]+)`$"))
+def ctx_given_ten_messages(ctx_state: CtxState, number: str, path: str) -> None:
+    """Two read rounds (messages 2-3 and 7-8); message ``number`` is the reference, the other tool
+    result is plain text.  With ``preserveCount=5`` message 3 is summarised and message 8 is kept."""
+    reference = f"{REFERENCE_PREFIX} {_ctx_expand_nul(ctx_state, path)}"
+    rows = [
+        ("user", "读取输出", ""),
+        ("assistant", "调用 read", "c1"),
+        ("tool", "普通的工具输出", "c1"),
+        ("assistant", "读完了", ""),
+        ("user", "继续", ""),
+        ("user", "再读一次", ""),
+        ("assistant", "调用 read", "c2"),
+        ("tool", "普通的工具输出", "c2"),
+        ("assistant", "读完了", ""),
+        ("user", "谢谢", ""),
+    ]
+    messages = []
+    for index, (role, text, call) in enumerate(rows, start=1):
+        message = _ctx_text_message(role, reference if index == int(number) else text)
+        if role == "assistant" and call:
+            message["toolCalls"] = [{"id": call, "name": "read", "arguments": "{}"}]
+        if role == "tool":
+            message["toolCallId"] = call
+        messages.append(message)
+    ctx_state.messages = messages
+    ctx_state.subject = int(number) - 1
+
+
+def _ctx_subject_reference(state: CtxState) -> str:
+    assert state.subject is not None, "the scenario has no referencing tool message"
+    path = _ctx_reference_path(state.messages[state.subject])
+    assert path is not None, "scenario data: the subject should be an offload reference"
+    return path
+
+
+@given(parsers.re(r"^被引用的卸载文件是(?P<kind>.+)$"))
+def ctx_given_referenced_file(ctx_state: CtxState, kind: str) -> None:
+    path = _ctx_subject_reference(ctx_state)
+    sized = re.fullmatch(r"一个 (\d+) 字节的 ASCII 文本文件", kind)
+    if kind == "一个命名管道（FIFO）":
+        os.mkfifo(path)
+    elif kind == "指向 `{outside}/secret.txt` 的硬链接":
+        os.link(ctx_state.outside_dir / "secret.txt", path)
+    elif kind == "路径中含 NUL 字符、无法打开的名字":
+        assert "\0" in path, "scenario data: the reference should hold a NUL character"
+    elif sized:
+        content = "a" * int(sized[1])
+        Path(path).write_text(content, encoding="ascii")
+        ctx_state.files[path] = content
+    else:
+        raise AssertionError(f"the step does not know how to make {kind!r}")
+
+
+@given(parsers.re(rf'^环境变量 `{CTX_RESTORE_LIMIT_ENV}` 为 "(?P<value>[^"]*)"$'))
+def ctx_given_restore_limit(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    """An empty value means the variable is not set."""
+    if value:
+        monkeypatch.setenv(CTX_RESTORE_LIMIT_ENV, value)
+    else:
+        monkeypatch.delenv(CTX_RESTORE_LIMIT_ENV, raising=False)
+
+
+def _ctx_unblock_fifos(directory: Path) -> None:
+    """Open the write end of every FIFO below ``directory``, so a reader blocked in open() returns."""
+    for path in directory.rglob("*"):
+        if path.is_fifo():
+            try:
+                os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:
+                continue
+
+
+@when("执行 compact，最多等待 10 秒")
+def ctx_when_compact_bounded(
+    ctx_state: CtxState,
+    synapse: contract.Implementation,
+    recording_sleep: RecordingSleep,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    compactor = _ctx_compactor(ctx_state, synapse, recording_sleep)
+    ctx_state.snapshot = copy.deepcopy(ctx_state.messages)
+    ctx_state.log_mark = len(caplog.records)
+    outcome: dict[str, Any] = {}
+
+    def compact() -> None:
+        try:
+            outcome["result"] = run(compactor.compact(ctx_state.messages))
+        except BaseException as exc:
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=compact, name="compact-under-timeout", daemon=True)
+    worker.start()
+    worker.join(CTX_COMPACT_TIMEOUT)
+    if worker.is_alive():
+        _ctx_unblock_fifos(ctx_state.offloaded_dir)
+        worker.join(CTX_COMPACT_TIMEOUT)
+        pytest.fail(
+            f"compact did not finish within {CTX_COMPACT_TIMEOUT:.0f} s: restoring must never block "
+            "(a FIFO in the offload directory blocks open() unless it is opened non-blocking)"
+        )
+    if "error" in outcome:
+        pytest.fail(
+            f"compact must not raise (failures are reported with success=false): {outcome['error']!r}"
+        )
+    ctx_state.compact_result = outcome["result"]
+
+
+@then("压缩应在时限内成功完成")
+def ctx_then_compacted_in_time(ctx_state: CtxState) -> None:
+    result = _ctx_compacted(ctx_state)
+    assert result.success is True, "compaction should succeed: a bad offload reference must not fail it"
+    assert ctx_state.summary is not None
+    assert _ctx_text(result.messages[0]) == COMPRESSED_PREFIX + ctx_state.summary, (
+        f"the history should start with the summary, got {result.messages[0]!r}"
+    )
+    assert result.messages[1:] == ctx_state.snapshot[-5:], "the last 5 messages should be kept unchanged"
+
+
+def _ctx_summary_sees(state: CtxState, number: int) -> Message:
+    calls = _ctx_llm(state).calls
+    assert len(calls) == 1, f"one summary call expected, got {len(calls)}"
+    sent = list(calls[0].messages)
+    assert len(sent) >= number, f"the summary model should see at least {number} messages, got {len(sent)}"
+    return sent[number - 1]
+
+
+def _ctx_assert_reference_kept(state: CtxState, number: int) -> None:
+    seen = _ctx_summary_sees(state, number)
+    original = state.snapshot[number - 1]
+    assert seen == original, (
+        f"a file restoring may not read should keep its reference text, the summary saw {seen!r}"
+    )
+
+
+def _ctx_assert_warning_names(state: CtxState, caplog: pytest.LogCaptureFixture) -> None:
+    path = _ctx_subject_reference(state)
+    names = (path, repr(path)[1:-1], path.replace("\0", "\\0"))
+    warnings = [r.getMessage() for r in _ctx_synapse_warnings(caplog, state.log_mark)]
+    assert any(any(name in text for name in names) for text in warnings), (
+        f"a warning should name the reference {path!r}; warnings were {warnings}"
+    )
+
+
+@then(parsers.re(r"^总结模型看到的第 `(?P<number>\d+)` 条消息应保持引用原文$"))
+def ctx_then_summary_sees_reference(ctx_state: CtxState, number: str) -> None:
+    _ctx_assert_reference_kept(ctx_state, int(number))
+
+
+@then("应记录一条指明该引用路径的 warning")
+def ctx_then_warning_names_reference(ctx_state: CtxState, caplog: pytest.LogCaptureFixture) -> None:
+    _ctx_assert_warning_names(ctx_state, caplog)
+
+
+@then(
+    parsers.re(
+        r"^总结模型看到的第 `(?P<number>\d+)` 条消息应"
+        r"(?P<what>为该文件的内容|保持引用原文，并有指明该引用路径的 warning)$"
+    )
+)
+def ctx_then_summary_sees_by_size(
+    ctx_state: CtxState, caplog: pytest.LogCaptureFixture, number: str, what: str
+) -> None:
+    if what == "为该文件的内容":
+        content = ctx_state.files[_ctx_subject_reference(ctx_state)]
+        seen = _ctx_text(_ctx_summary_sees(ctx_state, int(number)))
+        assert seen == content, (
+            f"a file within the restore limit should be restored ({len(content)} characters), "
+            f"the summary saw {len(seen)} characters: {seen[:80]!r}"
+        )
+    else:
+        _ctx_assert_reference_kept(ctx_state, int(number))
+        _ctx_assert_warning_names(ctx_state, caplog)
+
+
+@then("发给模型的请求中不应出现目录外的内容")
+def ctx_then_no_outside_content(ctx_state: CtxState) -> None:
+    for number, call in enumerate(_ctx_llm(ctx_state).calls, start=1):
+        sent = json.dumps(list(call.messages), ensure_ascii=False)
+        assert CTX_SECRET not in sent, f"model call {number} carries the content of a file outside"
+
+
+@then(parsers.re(r"^保留区的第 `(?P<number>\d+)` 条消息应保持引用原文$"))
+def ctx_then_tail_reference_kept(ctx_state: CtxState, number: str) -> None:
+    original = ctx_state.snapshot[int(number) - 1]
+    kept = _ctx_compacted(ctx_state).messages
+    assert original in kept, f"the kept tail should hold message {number} unchanged: {kept}"
+
+
+@then(parsers.re(r"^卸载文件 `(?P<path>[^`]+)` 应被删除并列入 `deletedFiles`$"))
+def ctx_then_file_deleted(ctx_state: CtxState, path: str) -> None:
+    target = ctx_state.expand(path)
+    assert not os.path.lexists(target), f"{target} is referenced by nothing kept and should be deleted"
+    deleted = [_ctx_real(p) for p in _ctx_compacted(ctx_state).deleted_files]
+    assert _ctx_real(target) in deleted, f"deletedFiles should list {target}, got {deleted}"
+
+
+# The swapper stops by itself when the test process is gone (killed before its finalizer ran) or after
+# two minutes, so an interrupted run never leaves it behind.
+CTX_SWAPPER = """
+import os, sys, time
+target, outside, content, parent = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+directory = os.path.dirname(target)
+regular, link = os.path.join(directory, ".swap-regular"), os.path.join(directory, ".swap-link")
+deadline = time.monotonic() + 120
+while os.getppid() == parent and time.monotonic() < deadline and os.path.isdir(directory):
+    with open(regular, "w", encoding="utf-8") as handle:
+        handle.write(content)
+    os.replace(regular, target)
+    try:
+        os.symlink(outside, link)
+    except FileExistsError:
+        pass
+    os.replace(link, target)
+"""
+
+
+@given(
+    parsers.re(
+        r'^另一个进程不停地把 `(?P<target>[^`]+)` 换成内容为 "(?P<content>[^"]+)" 的普通文件'
+        r"或指向 `(?P<outside>[^`]+)` 的符号链接$"
+    )
+)
+def ctx_given_swapping_process(
+    ctx_state: CtxState, request: pytest.FixtureRequest, target: str, content: str, outside: str
+) -> None:
+    path, secret = ctx_state.expand(target), ctx_state.expand(outside)
+    assert path == _ctx_subject_reference(ctx_state), "scenario data: the swapped file is the one referenced"
+    Path(path).write_text(content, encoding="utf-8")
+    swapper = subprocess.Popen(
+        [sys.executable, "-c", CTX_SWAPPER, path, secret, content, str(os.getpid())],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+
+    def stop() -> None:
+        swapper.kill()
+        swapper.wait(timeout=30)
+        if swapper.stderr is not None:
+            swapper.stderr.close()
+
+    request.addfinalizer(stop)
+    ctx_state.files[path] = content
+
+
+@pytest.fixture
+def ctx_restored_texts() -> list[str]:
+    """The subject message's text after each of a scenario's repeated restores."""
+    return []
+
+
+@when(parsers.re(r"^执行压缩前的引用恢复 (?P<times>\d+) 次$"))
+def ctx_when_restore_repeatedly(
+    ctx_state: CtxState,
+    synapse: contract.Implementation,
+    recording_sleep: RecordingSleep,
+    ctx_restored_texts: list[str],
+    times: str,
+) -> None:
+    compactor = _ctx_compactor(ctx_state, synapse, recording_sleep)
+    ctx_state.snapshot = copy.deepcopy(ctx_state.messages)
+    subject = _ctx_subject_reference(ctx_state)
+    deadline = time.monotonic() + CTX_COMPACT_TIMEOUT
+    while not os.path.islink(subject):  # wait until the other process is swapping
+        assert time.monotonic() < deadline, "setting up: the swapping process did not start"
+        time.sleep(0.001)
+    assert ctx_state.subject is not None
+    for attempt in range(1, int(times) + 1):
+        try:
+            restored = compactor.restore_offloaded_content(copy.deepcopy(ctx_state.messages))
+        except Exception as exc:
+            pytest.fail(f"restore {attempt} raised {exc!r} while the file was being swapped")
+        ctx_restored_texts.append(_ctx_text(restored[ctx_state.subject]))
+
+
+@then("任何一次恢复的结果中都不应出现目录外的内容")
+def ctx_then_never_outside(ctx_restored_texts: list[str]) -> None:
+    seen = ctx_restored_texts
+    assert seen, "the restore should have run"
+    leaked = sum(1 for text in seen if CTX_SECRET in text)
+    assert leaked == 0, (
+        f"{leaked} of {len(seen)} restores read the file outside through a link swapped in after the check"
+    )
+
+
+@then(parsers.re(r'^每一次第 `(?P<number>\d+)` 条消息都应为 "(?P<content>[^"]+)" 或保持引用原文$'))
+def ctx_then_inside_or_reference(
+    ctx_state: CtxState, ctx_restored_texts: list[str], number: str, content: str
+) -> None:
+    reference = _ctx_text(ctx_state.snapshot[int(number) - 1])
+    assert ctx_restored_texts, "the restore should have run"
+    unexpected = {text for text in ctx_restored_texts if text not in (content, reference)}
+    assert not unexpected, (
+        f"each restore should give the file's own content or keep the reference: {unexpected}"
     )

@@ -32,7 +32,7 @@ ELLIPSIS = "..."
 class ReaderContext:
     """What one scenario has set up and observed."""
 
-    reader: contract.ConversationReader
+    synapse: contract.Implementation
     tmp_path: Path
     caplog: pytest.LogCaptureFixture
     path: Path | None = None
@@ -63,6 +63,16 @@ class ReaderContext:
     expected_estimates: dict[str, int] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
     warnings_failures: list[str] = field(default_factory=list)
+    built: contract.ConversationReader | None = None
+
+    @property
+    def reader(self) -> contract.ConversationReader:
+        """Built on first use, after the Given steps set the scenario's settings (so an implementation
+        that reads settings when it builds a component sees them); ``@live-settings`` scenarios build it
+        at the start, before any setting changes."""
+        if self.built is None:
+            self.built = self.synapse.conversation_reader()
+        return self.built
 
     def call(self, action: Callable[[], Any]) -> Any:
         """Run one reader call, keeping its exception and the warnings it logged for the Then steps."""
@@ -98,10 +108,16 @@ class ReaderContext:
 
 @pytest.fixture
 def reader_ctx(
-    synapse: contract.Implementation, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    synapse: contract.Implementation,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    request: pytest.FixtureRequest,
 ) -> ReaderContext:
     caplog.set_level(logging.WARNING)
-    return ReaderContext(reader=synapse.conversation_reader(), tmp_path=tmp_path, caplog=caplog)
+    context = ReaderContext(synapse=synapse, tmp_path=tmp_path, caplog=caplog)
+    if request.node.get_closest_marker("live-settings") is not None:
+        assert context.reader is not None  # the settings change on a reader that already exists
+    return context
 
 
 def _docstring_lines(docstring: str) -> list[str]:
@@ -974,8 +990,9 @@ def reader_call_truncated_measured(
     path = reader_ctx.path
     assert path is not None
     reader_ctx.max_chars = max_chars
+    reader = reader_ctx.reader  # built before counting: only the call's own reads are measured
     with probes.process_io(synapse) as io_count:
-        reader_ctx.turns = reader_ctx.call(lambda: reader_ctx.reader.read_truncated(str(path), max_chars))
+        reader_ctx.turns = reader_ctx.call(lambda: reader.read_truncated(str(path), max_chars))
     reader_ctx.bytes_read = io_count.bytes_read
     reader_ctx.bytes_measure = io_count.measure
 
@@ -1283,3 +1300,11 @@ def reader_deep_kept_or_warned(reader_ctx: ReaderContext) -> None:
     kept = any(t.id == "deep" for t in reader_ctx.result_turns("read"))
     if not kept:
         assert reader_ctx.warnings, "skipping the deeply nested line must log a warning on a synapse.* logger"
+
+
+@given(parsers.parse('工具结果是 {length:d} 个字符的单行文本，由 "{chars}" 循环组成'))
+def reader_single_line_result_of(reader_ctx: ReaderContext, length: int, chars: str) -> None:
+    """Wide characters (CJK, emoji outside the BMP) make characters, UTF-16 units and bytes disagree."""
+    reader_ctx.tool_result = (chars * (length // len(chars) + 1))[:length]
+    reader_ctx.lines = _tool_result_session(reader_ctx.tool_result)
+    _read_turns(reader_ctx)

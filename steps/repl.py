@@ -658,3 +658,10 @@ def repl_skill_with_bad_bytes(repl_world: ReplWorld, name: str) -> None:
     (skill_dir / "SKILL.md").write_bytes(
         b"---\nname: " + name.encode() + b"\ndescription: Caf\xe9 helper\n---\n"
     )
+
+
+@given(parsers.parse('`process.stdout.isTTY={tty}`，流式输出的一段文本为 "{text}"'))
+def repl_stream_chunk(repl_world: ReplWorld, tty: str, text: str) -> None:
+    """``\\n`` in the text stands for a line break: a chunk may carry other text around the progress text."""
+    repl_world.is_tty = tty == "true"
+    repl_world.text = text.replace("\\n", "\n")

@@ -9,7 +9,6 @@ import math
 import os
 import re
 import shutil
-import signal
 import threading
 import time
 from collections.abc import Callable
@@ -314,6 +313,9 @@ def ses_then_totals_complete(ses_world: SesWorld) -> None:
 REWRITE_FILE_SIZE_LIMIT = 64 * 1024
 REWRITE_MESSAGE_COUNT = 20
 REWRITE_MESSAGE_CHARS = 8 * 1024
+# A rewrite killed part way: 32 MiB, so the write is still going on when the kill arrives.
+KILLED_REWRITE_MESSAGE_COUNT = 256
+KILLED_REWRITE_MESSAGE_CHARS = 128 * 1024
 
 
 def _listing(directory: Path) -> set[str]:
@@ -691,6 +693,9 @@ def ses_given_empty_dir(ses_world: SesWorld) -> None:
 def ses_when_concurrent_creates(
     synapse: Implementation, ses_world: SesWorld, threads: int, each: int
 ) -> None:
+    # Resolved here, in the step's own thread: an implementation without sessions is not applicable, which
+    # a worker thread could only report as one more error.
+    create_session = synapse.create_session
     barrier = threading.Barrier(threads)
     ids: list[str] = []
     errors: list[BaseException] = []
@@ -700,7 +705,7 @@ def ses_when_concurrent_creates(
         try:
             barrier.wait(timeout=30)
             for _ in range(each):
-                session = synapse.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
+                session = create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
                 with lock:
                     ids.append(session.id)
         except BaseException as exc:
@@ -722,6 +727,9 @@ def ses_when_concurrent_creates(
 
 @when(parsers.parse("{procs:d} 个进程同时各创建 {each:d} 个会话"))
 def ses_when_process_creates(synapse: Implementation, ses_world: SesWorld, procs: int, each: int) -> None:
+    # Checked before any process starts: without sessions the scenario is not applicable, not failed.
+    assert callable(synapse.create_session)
+
     def create(impl: Implementation) -> list[str]:
         return [
             impl.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING).id
@@ -2035,31 +2043,24 @@ def ses_then_refound_total(synapse: Implementation, ses_world: SesWorld, total: 
     )
 
 
-@when("另一个进程重写该会话历史时超出文件大小上限，被系统以 SIGXFSZ 杀死")
-def ses_when_rewrite_killed(ses_world: SesWorld) -> None:
-    import resource  # POSIX only, like fork
-
+@when("另一个进程在重写该会话历史的中途被杀死")
+def ses_when_rewrite_killed(synapse: Implementation, ses_world: SesWorld) -> None:
     session = ses_world.session
     ses_world.snapshot.update(
         listing=_listing(ses_world.sessions_dir), history_bytes=session.history_path.read_bytes()
     )
     big = [
-        _text_message("user", f"第 {i} 条：" + "x" * REWRITE_MESSAGE_CHARS)
-        for i in range(REWRITE_MESSAGE_COUNT)
+        _text_message("user", f"第 {i} 条：" + "x" * KILLED_REWRITE_MESSAGE_CHARS)
+        for i in range(KILLED_REWRITE_MESSAGE_COUNT)
     ]
-    pid = os.fork()
-    if pid == 0:  # the child: the kernel kills it with SIGXFSZ once a file it writes passes the limit
-        try:
-            signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
-            _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
-            resource.setrlimit(resource.RLIMIT_FSIZE, (REWRITE_FILE_SIZE_LIMIT, hard))
-            session.rewrite_history(big)
-        finally:
-            os._exit(0)
-    _, status = os.waitpid(pid, 0)
-    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXFSZ, (
-        f"setting up: the rewriting process should have been killed by SIGXFSZ, its status is {status}"
-    )
+    session_id, sessions_dir = session.id, ses_world.sessions_dir
+
+    def rewrite(other: Implementation) -> None:
+        resumed = other.find_session(session_id, sessions_dir)
+        assert resumed is not None
+        resumed.rewrite_history(big)
+
+    probes.killed_while_writing(synapse, sessions_dir, rewrite)
 
 
 @when("会话随后记录一轮 usage")
@@ -2191,34 +2192,19 @@ def ses_then_warned_per_value(caplog: pytest.LogCaptureFixture) -> None:
 def ses_when_processes_share_session(
     synapse: Implementation, ses_world: SesWorld, procs: int, each: int, rounds: int
 ) -> None:
-    import multiprocessing  # fork (POSIX) lets each child use this scenario's implementation as is
-
-    context = multiprocessing.get_context("fork")
-    barrier = context.Barrier(procs)
-    results: Any = context.Queue()
     session_id = ses_world.snapshot["session_id"]
 
-    def worker(number: int) -> None:
-        try:
-            session = synapse.find_session(session_id, ses_world.sessions_dir, pricing=SONNET_PRICING)
-            assert session is not None, f"process {number} could not find {session_id}"
-            barrier.wait(timeout=30)
-            for i in range(each):
-                session.append_message(_numbered("user", 1000 * number + i))
-                if i % (each // rounds) == 0:
-                    session.update_usage({**dict.fromkeys(ROUND_KEYS, 0), "inputOther": 1})
-            results.put(("ok", number))
-        except BaseException as exc:
-            results.put(("error", repr(exc)))
+    def write(impl: Implementation) -> int:
+        session = impl.find_session(session_id, ses_world.sessions_dir, pricing=SONNET_PRICING)
+        assert session is not None, f"a process could not find {session_id}"
+        for i in range(each):
+            session.append_message(_numbered("user", 1000 + i))
+            if i % (each // rounds) == 0:
+                session.update_usage({**dict.fromkeys(ROUND_KEYS, 0), "inputOther": 1})
+        return each
 
-    workers = [context.Process(target=worker, args=(n,)) for n in range(procs)]
-    for process in workers:
-        process.start()
-    outcomes = [results.get(timeout=120) for _ in workers]
-    for process in workers:
-        process.join(timeout=30)
-    errors = [detail for status, detail in outcomes if status != "ok"]
-    assert not errors, f"writing one session from several processes raised: {errors!r}"
+    written = probes.in_parallel_processes(synapse, procs, write)
+    assert written == [each] * procs, f"every process should have appended {each} messages, got {written}"
 
 
 @then(parsers.parse("历史文件应恰有 {count:d} 行消息"))
@@ -2230,3 +2216,35 @@ def ses_then_history_lines(ses_world: SesWorld, count: int) -> None:
         f"the history should hold {count} lines, each a message; it has {len(lines)} lines, "
         f"{len(messages)} of them messages"
     )
+
+
+@when("向最早创建的会话追加一条消息")
+def ses_when_write_to_oldest(synapse: Implementation, ses_world: SesWorld) -> None:
+    oldest = ses_world.snapshot["older_ids"][0]
+    session = synapse.find_session(oldest, ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
+    assert session is not None, f"Session.find({oldest!r}) should find the session just created"
+    time.sleep(0.002)  # a later updatedAt than every creation
+    session.append_message(_text_message("assistant", "较早的会话又收到了一条消息"))
+
+
+@then(parsers.parse("`Session.list()` 应按创建时间从新到旧列出这 {count:d} 个会话"))
+def ses_then_listed_by_creation(synapse: Implementation, ses_world: SesWorld, count: int) -> None:
+    expected = list(reversed(ses_world.snapshot["older_ids"]))
+    listed = [e.get("id") for e in synapse.list_sessions(ses_world.sessions_dir)]
+    assert len(expected) == count and listed == expected, (
+        "Session.list() keeps the index order, newest created first, whatever session was written to "
+        f"last: expected {expected!r}, got {listed!r}"
+    )
+
+
+@when("执行 `clear(resetUsage=false)`")
+def ses_when_clear_keeping_usage(ses_world: SesWorld) -> None:
+    ses_world.snapshot["usage_before_clear"] = ses_world.session.get_usage()
+    ses_world.session.clear(reset_usage=False)
+
+
+@then("usage 应与清空前一致")
+def ses_then_usage_kept(ses_world: SesWorld) -> None:
+    before = ses_world.snapshot["usage_before_clear"]
+    usage = ses_world.session.get_usage()
+    assert usage == before, f"clear(resetUsage=false) must keep the usage: before {before!r}, after {usage!r}"

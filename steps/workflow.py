@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from pytest_bdd import given, parsers, then, when
 
-from synapse_spec import contract
+from synapse_spec import contract, fuzz
 
 # The original plugin's agent for each stage: the SubagentStop event names the agent, not the stage.
 WF_STAGE_AGENTS = {
@@ -1473,3 +1473,103 @@ def wf_then_stderr_lost_events(wf_ctx: WfContext, types: str) -> None:
     for event_type in types.split("、"):
         naming = [line for line in lines if event_type in line]
         assert len(naming) == 1, f"one stderr line should name the lost event {event_type}: {lines}"
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: the hook answers any input and removes leftovers of interrupted writes
+# --------------------------------------------------------------------------------------------------------
+
+WF_BAD_INPUTS.update(
+    {
+        "5000 位數的數字": lambda ctx: "9" * 5000,
+        "十萬層巢狀的陣列": lambda ctx: "[" * 100_000 + "]" * 100_000,
+        "session_id 為 5000 位數字的 SubagentStop 事件": lambda ctx: json.dumps(
+            wf_stop_event(ctx, "DEV", "pass")
+        ).replace(json.dumps(ctx.session_id), "9" * 5000),
+        "last_assistant_message 巢狀十萬層的 SubagentStop 事件": lambda ctx: json.dumps(
+            {**wf_stop_event(ctx, "DEV", "pass"), "last_assistant_message": "@"}
+        ).replace('"@"', "[" * 100_000 + "]" * 100_000),
+    }
+)
+
+
+@when("hook 指令逐一讀到隨機產生的 stdin：任意文字、任意 JSON，以及欄位型別任意的 SubagentStop 事件")
+def wf_when_generated_stdin(wf_ctx: WfContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CLAUDE_SESSION_ID", raising=False)
+    regressions = [WF_BAD_INPUTS[name](wf_ctx) for name in ("5000 位數的數字", "十萬層巢狀的陣列")]
+    strategy = fuzz.hostile_stdin(session_ids=[wf_ctx.session_id])
+    wf_ctx.result = fuzz.trials(strategy, wf_ctx.workflow.on_stop_command, examples=regressions)
+
+
+def wf_hook_trials(ctx: WfContext) -> list[fuzz.Trial]:
+    assert isinstance(ctx.result, list) and ctx.result, "the hook should have been run on generated input"
+    return ctx.result
+
+
+def wf_answer_problem(trial: fuzz.Trial) -> str | None:
+    if trial.error is not None:
+        return f"the hook raised {trial.error!r}"
+    outcome = trial.output
+    if outcome.exit_code != 0:
+        return f"exit code {outcome.exit_code}"
+    stdout = outcome.stdout
+    if not stdout.endswith("\n") or stdout.count("\n") != 1:
+        return f"stdout is not one line: {stdout!r:.200}"
+    try:
+        answer = json.loads(stdout)
+    except ValueError:
+        return f"stdout is not JSON: {stdout!r:.200}"
+    if not isinstance(answer, dict) or not isinstance(answer.get("result"), str):
+        return f'stdout is not {{"result": "..."}}: {stdout!r:.200}'
+    return None
+
+
+@then("每一次 stdout 都是一行帶字串 `result` 的 JSON 物件，結束碼為 0")
+def wf_then_every_answer_valid(wf_ctx: WfContext) -> None:
+    failure = fuzz.first_failure(wf_hook_trials(wf_ctx), wf_answer_problem)
+    assert failure is None, f"the hook must always answer: {failure}"
+
+
+@then("每一次 stderr 都不含 traceback")
+def wf_then_no_traceback(wf_ctx: WfContext) -> None:
+    def problem(trial: fuzz.Trial) -> str | None:
+        if trial.error is not None:
+            return f"the hook raised {trial.error!r}"
+        return "stderr holds a traceback" if "Traceback" in trial.output.stderr else None
+
+    failure = fuzz.first_failure(wf_hook_trials(wf_ctx), problem)
+    assert failure is None, f"the hook must not print a traceback: {failure}"
+
+
+@given("session 目錄中有這些檔案:")
+def wf_given_session_files(wf_ctx: WfContext, datatable: list[list[str]]) -> None:
+    directory = Path(wf_ctx.workflow.state.path(wf_ctx.session_id)).parent
+    leftovers, others = [], {}
+    for name, leftover in datatable[1:]:
+        path = directory / name
+        content = f"{name} 的內容\n"
+        path.write_text(content, encoding="utf-8")
+        if leftover == "是":
+            leftovers.append(path)
+        else:
+            others[path] = content
+    wf_ctx.call_kwargs = {"leftovers": leftovers, "others": others}
+
+
+@then("中斷寫入的殘檔都已刪除，其他檔案內容不變")
+def wf_then_leftovers_removed(wf_ctx: WfContext) -> None:
+    leftovers: list[Path] = wf_ctx.call_kwargs["leftovers"]
+    others: dict[Path, str] = wf_ctx.call_kwargs["others"]
+    left = [p.name for p in leftovers if os.path.lexists(p)]
+    assert not left, f"the next write should remove what interrupted writes left behind: {left}"
+    for path, content in others.items():
+        assert path.is_file() and path.read_text(encoding="utf-8") == content, (
+            f"{path.name} is not a leftover of an interrupted write and must stay unchanged"
+        )
+
+
+@given("環境變數 CLAUDE_SESSION_ID 是另一個沒有 workflow 的 session 的 id")
+def wf_given_other_session_env(wf_ctx: WfContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    other = f"{wf_ctx.session_id}-other"
+    assert wf_ctx.workflow.state.read(other) is None, "setting up: the other session has no workflow"
+    monkeypatch.setenv("CLAUDE_SESSION_ID", other)

@@ -30,11 +30,17 @@ class ReferenceImplementation:
             "runner",
             "repl",
             "workflow",
+            "llm-http",
         }
     )
 
     def scripted_llm(self, model: str) -> ScriptedLLM:
         return ScriptedLLM(model)
+
+    def http_llm_client(self, provider: str, base_url: str, model: str, api_key: str) -> contract.LLMClient:
+        from synapse_ref.llm.providers import http_llm_client
+
+        return http_llm_client(provider, base_url=base_url, model=model, api_key=api_key)
 
     # -- seed 003: ConversationReader and skill-import feedback ------------------------------------------
     # (reader factories)

@@ -34,9 +34,18 @@ from synapse_spec.protocol.rpc import (
     PROTOCOL_VERSION,
     Peer,
     WireError,
+    allow_deep_values,
     dumps,
 )
-from synapse_spec.protocol.shapes import ANY, Member, Param, Shape, protocol_info, protocol_named
+from synapse_spec.protocol.shapes import (
+    ANY,
+    Member,
+    Param,
+    Shape,
+    implementation_member,
+    protocol_info,
+    protocol_named,
+)
 
 DEFAULT_IMPL = "synapse_ref.adapter:implementation"
 
@@ -328,6 +337,8 @@ class Server:
     def _member(proto: type | None, name: str | None, obj: Any) -> Member | None:
         if proto is None or name is None:
             return None
+        if proto is contract.Implementation:
+            return implementation_member(name)
         return protocol_info(proto).members.get(name)
 
     def _decode_args(self, params: dict[str, Any], member: Member | None) -> tuple[list[Any], dict[str, Any]]:
@@ -452,6 +463,7 @@ def main(argv: list[str] | None = None) -> int:
     os.dup2(2, 1)
     stdin = os.fdopen(os.dup(0), "r", encoding="utf-8")
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write over RLIMIT_FSIZE fails with EFBIG instead
+    allow_deep_values()
     server = Server(_load(options.impl), out)
     with _loops_lock:
         _loops.extend(asyncio.new_event_loop() for _ in range(2))

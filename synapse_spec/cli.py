@@ -196,7 +196,12 @@ def list_scenarios(args: argparse.Namespace) -> int:
                 "seeds": f.seeds,
                 "description": f.english,
                 "scenarios": [
-                    {"id": s.id, "title": s.title, "examples": s.example_ids if s.examples else []}
+                    {
+                        "id": s.id,
+                        "title": s.title,
+                        "tags": [t for t in s.tags if t != s.id],
+                        "examples": s.example_ids if s.examples else [],
+                    }
                     for s in f.scenarios
                 ],
             }
@@ -211,7 +216,9 @@ def list_scenarios(args: argparse.Namespace) -> int:
             print(textwrap.fill(paragraph, width=100, initial_indent="    ", subsequent_indent="    "))
         for scenario in feature.scenarios:
             examples = f" ({len(scenario.examples)} examples)" if scenario.examples else ""
-            print(f"  {scenario.id:<10} {scenario.title}{examples}")
+            extra = [t for t in scenario.tags if t != scenario.id and t not in feature.tags]
+            marks = f"  [{', '.join(extra)}]" if extra else ""
+            print(f"  {scenario.id:<10} {scenario.title}{examples}{marks}")
             total += len(scenario.example_ids)
         print()
     count = sum(len(f.scenarios) for f in features)

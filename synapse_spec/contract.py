@@ -408,7 +408,10 @@ class ContextCompactor(CompactPort, Protocol):
     def restore_offloaded_content(self, messages: list[Message]) -> list[Message]:
         """A copy where offload references in ``tool`` messages carry the file content again; paths
         outside the offload directory are left alone and not read; a missing file becomes
-        ``[Content unavailable: <path>]``."""
+        ``[Content unavailable: <path>]``.  Only a regular file with one link on the directory's device,
+        reached without following a link and at most ``SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES`` bytes (read
+        when used; default 1048576) is read, without ever blocking; any other reference (a NUL in the
+        path included) keeps its text and a warning naming it is logged."""
         ...
 
     def cleanup_offloaded_files(self, retained: Sequence[str] | set[str] | frozenset[str] = ()) -> list[str]:
@@ -1092,6 +1095,11 @@ class Implementation(Protocol):
         """The workflow domain with every file below ``root``, telling time by ``clock``."""
         ...
 
+    # -- capability llm-http: the implementation's own model client, checked against a loopback model -----
+    def http_llm_client(self, provider: str, base_url: str, model: str, api_key: str) -> LLMClient:
+        """Your real client for ``provider`` talking to ``base_url`` (see :class:`HttpLLMClientFactory`)."""
+        ...
+
 
 CAPABILITY_FACTORIES: Mapping[str, frozenset[str]] = {
     "reader": frozenset({"conversation_reader"}),
@@ -1105,6 +1113,7 @@ CAPABILITY_FACTORIES: Mapping[str, frozenset[str]] = {
     "runner": frozenset({"agent_runner"}),
     "repl": frozenset({"repl_commands", "format_stream_text"}),
     "workflow": frozenset({"staged_workflow"}),
+    "llm-http": frozenset({"http_llm_client"}),
 }
 """Each capability and the members of :class:`Implementation` it stands for.  A scenario needs exactly the
 capabilities whose members its steps use; every other member (``name``, ``version``, ``capabilities``,
@@ -1122,3 +1131,21 @@ RETIRED_CAPABILITIES: Mapping[str, frozenset[str]] = {
     "agent": frozenset({"runner", "sanitizer", "stop-hooks"}),
 }
 """Capability names of earlier spec versions and what replaced them (spec 0.2.0 split ``agent``)."""
+
+LLM_HTTP = "llm-http"
+"""The capability of an implementation that has its own HTTP model client (``http_llm_client``).  With
+``--synapse-llm=loopback:<provider>`` the spec runs its model-using scenarios through that client against a
+scripted model served on 127.0.0.1 (``synapse_spec.model_server``)."""
+
+
+@runtime_checkable
+class HttpLLMClientFactory(Protocol):
+    """What an implementation declaring ``llm-http`` also offers."""
+
+    def http_llm_client(self, provider: str, base_url: str, model: str, api_key: str) -> LLMClient:
+        """The implementation's real client for ``provider`` (``anthropic``: Messages API at
+        ``{base_url}/v1/messages``; ``openai``: chat completions at ``{base_url}/chat/completions``),
+        talking to ``base_url`` with ``api_key``.  It must honour the ``x-should-retry: false`` header
+        the loopback server sends with scripted failures (or not retry 5xx at all), so that each failure
+        is seen once."""
+        ...

@@ -41,6 +41,7 @@ API_NAMES: dict[str, str] = {
     # session layer
     "rewriteHistory": "rewrite_history",
     "loadHistory": "load_history",
+    "resetUsage": "reset_usage",
     "getUsage": "get_usage",
     "accumulateUsage": "accumulate_usage",
     "formatCostOutput": "format_cost_output",

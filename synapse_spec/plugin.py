@@ -1,7 +1,8 @@
 """The pytest plugin that runs the spec: implementation selection, integrity checks and the report.
 
-It is registered through the ``pytest11`` entry point, so it is present in every pytest run of an
-environment where synapse-spec is installed; it stays out of the way until a run collects scenarios.
+It is registered through the ``pytest11`` entry point, so its options exist in every pytest run of an
+environment where synapse-spec is installed; it checks scenarios only in runs that ask for it
+(``-p synapse_spec.plugin``, or a conftest's ``pytest_plugins``, as the spec's own conftest does).
 
 * ``--synapse-impl=package.module[:attr]`` (or ``SYNAPSE_IMPL``) selects the implementation under test;
   the ``synapse`` fixture hands it to the step definitions.  The implementation is checked once, up front:
@@ -17,6 +18,8 @@ environment where synapse-spec is installed; it stays out of the way until a run
   ``-k CTX_002`` and ``--synapse-id=CTX-002#2`` select it.  Reports and baselines key on these IDs.
 * ``--synapse-baseline=FILE`` runs an implementation's known failures; a listed scenario that passes fails
   the run as a stale entry.
+* ``--synapse-llm=loopback:anthropic|loopback:openai`` hands components the implementation's own HTTP
+  model client talking to the scenario's scripted model on 127.0.0.1 (``synapse_spec.loopback``).
 * At the end a per-feature table is printed and a JSON and a Markdown report are written
   (``--synapse-report=DIR``, default ``reports/``); JUnit XML and Cucumber JSON keep the statuses
   *not applicable* and *known failure* apart from passed and skipped.
@@ -34,6 +37,7 @@ from typing import Any, cast
 import pytest
 from _pytest.terminal import TerminalReporter
 
+from synapse_spec import loopback
 from synapse_spec.baseline import BaselineError, KnownFailure, entry_for, load_baseline
 from synapse_spec.catalog import SCENARIO_ID, example_id, known_ids, read_features
 from synapse_spec.contract import (
@@ -51,6 +55,7 @@ pytest_plugins = ["synapse_spec.wire_plugin"]
 DEFAULT_IMPL = "synapse_ref.adapter:implementation"
 NOT_APPLICABLE = "not applicable: "
 EXAMPLE_PARAM = "_pytest_bdd_example"
+PLUGIN = "synapse_spec.plugin"
 
 
 @dataclass
@@ -74,10 +79,13 @@ class SpecRun:
     outcomes: dict[str, ScenarioOutcome] = field(default_factory=dict)
     loader: Callable[[], Implementation] | None = None
     info: ImplementationInfo | None = None
-    started: dict[str, float] = field(default_factory=dict)
+    requested: bool = False
 
 
 _run_key = pytest.StashKey[SpecRun]()
+_loader_key = pytest.StashKey[Callable[[], Implementation]]()
+"""The seam of other plugins: a loader stored here (by ``wire_plugin`` for ``--synapse-server``, which also
+sets ``--synapse-impl`` to name the server) replaces loading ``--synapse-impl`` in this process."""
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -122,6 +130,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="IDS",
         help="run only these scenarios or examples (CTX-002, CTX-002#2), comma-separated; repeatable",
     )
+    loopback.add_option(group)
 
 
 def load_implementation(spec: str) -> Callable[[], Implementation]:
@@ -173,12 +182,17 @@ def check_implementation(spec: str, loader: Callable[[], Implementation]) -> Imp
         else:
             problems.extend(
                 f"declares capability {capability} but has no {member}"
-                for member in sorted(CAPABILITY_FACTORIES[capability])
+                for member in sorted(CAPABILITY_FACTORIES[capability] & _CONTRACT_MEMBERS)
                 if not _has_member(impl, member)
             )
     if problems:
         raise pytest.UsageError(f"{name} ({spec}):\n  " + "\n  ".join(problems))
     return ImplementationInfo(str(name), str(version), frozenset(declared))
+
+
+_CONTRACT_MEMBERS = frozenset(m for m in vars(Implementation) if not m.startswith("_"))
+"""Members every implementation object answers for; optional protocols (``HttpLLMClientFactory``) are
+checked by the plugin that uses them."""
 
 
 def _has_member(impl: object, member: str) -> bool:
@@ -224,10 +238,11 @@ def _parse_required(value: str) -> frozenset[str]:
     return frozenset(names)
 
 
-def _prepare(run: SpecRun) -> tuple[Callable[[], Implementation], ImplementationInfo]:
-    if run.loader is None:
-        run.loader = load_implementation(run.selected)
-    if run.info is None:
+def _prepare(config: pytest.Config) -> tuple[Callable[[], Implementation], ImplementationInfo]:
+    run = config.stash[_run_key]
+    if run.loader is None or run.info is None:
+        run.selected = config.getoption("--synapse-impl")
+        run.loader = config.stash.get(_loader_key, None) or load_implementation(run.selected)
         run.info = check_implementation(run.selected, run.loader)
     return run.loader, run.info
 
@@ -245,9 +260,15 @@ class CapabilityGuard:
         record: ScenarioOutcome,
     ) -> None:
         self._impl = impl
+        self.__wrapped__ = impl  # what probes look through to find the implementation's process
         self._declared = declared
         self._required = required
         self._record = record
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        """``isinstance`` sees the implementation (probes tell a server's implementation by its class)."""
+        return type(self._impl)
 
     def __getattr__(self, member: str) -> Any:
         capability = FACTORY_CAPABILITY.get(member)
@@ -266,14 +287,15 @@ class CapabilityGuard:
 def synapse(request: pytest.FixtureRequest) -> Implementation:
     """The implementation under test, fresh for every scenario."""
     run = request.config.stash[_run_key]
-    loader, info = _prepare(run)
+    loader, info = _prepare(request.config)
     record = run.outcomes.setdefault(request.node.nodeid, ScenarioOutcome("", "", request.node.name))
     try:
         impl = loader()
     except Exception as exc:
         record.status = "errored"
         pytest.fail(f"creating the implementation failed: {type(exc).__name__}: {exc}", pytrace=False)
-    return cast(Implementation, CapabilityGuard(impl, info.capabilities, run.required, record))
+    guarded = cast(Implementation, CapabilityGuard(impl, info.capabilities, run.required, record))
+    return loopback.wrap(request, guarded)
 
 
 @pytest.fixture(autouse=True)
@@ -329,7 +351,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     its row values, which pytest would otherwise number or join with ``-``."""
     template = _template_of(metafunc.function)
     scenario_id = _id_tag(template.tags) if template is not None else None
-    if scenario_id is None:
+    if scenario_id is None or not _requested(metafunc.config):
         return
     markers = metafunc.definition.own_markers
     for index, mark in enumerate(markers):
@@ -355,7 +377,13 @@ def synapse_example_id(request: pytest.FixtureRequest) -> str | None:
 # --------------------------------------------------------------------------------------------------------
 
 
-def _scenario_of(item: pytest.Item) -> tuple[Any, int | None] | None:
+def _scenario_of(item: pytest.Item) -> Any | None:
+    """The rendered pytest-bdd scenario behind a test item, or None for plain tests."""
+    found = _scenario_and_example(item)
+    return found[0] if found is not None else None
+
+
+def _scenario_and_example(item: pytest.Item) -> tuple[Any, int | None] | None:
     """The rendered pytest-bdd scenario behind a test item and the 1-based index of its example (None
     for a plain scenario), or None for plain tests."""
     template = _template_of(getattr(item, "function", None))
@@ -412,12 +440,14 @@ def pytest_collection_modifyitems(
     session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
 ) -> None:
     run = config.stash[_run_key]
+    if not _requested(config):
+        return
     problems: list[str] = []
     bound: set[Path] = set()
     owners: dict[str, str] = {}
     step_cache: dict[str, list[tuple[Any, Callable[..., Any]]]] = {}
     for item in items:
-        found = _scenario_of(item)
+        found = _scenario_and_example(item)
         if found is None:
             continue
         scenario, index = found
@@ -449,11 +479,24 @@ def pytest_collection_modifyitems(
         raise pytest.UsageError("the executable spec is inconsistent:\n  " + "\n  ".join(unique))
     if not run.outcomes:
         return
-    _prepare(run)
+    _prepare(config)
     if run.baseline or run.ids:
         _check_names(run, bound)
     if run.ids:
         _select_ids(run, config, items)
+
+
+def _requested(config: pytest.Config) -> bool:
+    """Whether this run checks the spec: the plugin was asked for with ``-p synapse_spec.plugin`` or by a
+    conftest's ``pytest_plugins`` (the spec's own conftest does so).  Registered through the entry point
+    alone, it leaves other pytest-bdd projects of the same environment alone."""
+    run = config.stash[_run_key]
+    if not run.requested:
+        run.requested = PLUGIN in (config.option.plugins or []) or any(
+            declared == PLUGIN or (isinstance(declared, list | tuple) and PLUGIN in declared)
+            for declared in (getattr(p, "pytest_plugins", ()) for p in config.pluginmanager.get_plugins())
+        )
+    return run.requested
 
 
 def _outcome(item: pytest.Item, scenario: Any, scenario_id: str, index: int | None) -> ScenarioOutcome:

@@ -91,6 +91,7 @@ IN_ACCESS = 0x001
 IN_MODIFY = 0x002
 IN_OPEN = 0x020
 IN_DELETE_SELF = 0x400
+IN_CREATE = 0x100
 IN_NONBLOCK = 0o4000
 IN_CLOEXEC = 0o2000000
 _EVENT = struct.Struct("iIII")
@@ -275,8 +276,9 @@ def in_parallel_processes(
 
     In process each run is a forked child of the test process using this scenario's implementation (its
     result must pickle); over the wire each is a server process of its own.  Raises the first failure."""
-    if isinstance(synapse, RemoteImplementation):
-        return _in_servers(synapse, count, work, timeout)
+    remote = getattr(synapse, "__wrapped__", synapse)
+    if isinstance(remote, RemoteImplementation):
+        return _in_servers(remote, count, work, timeout)
     context = multiprocessing.get_context("fork")
     barrier = context.Barrier(count)
     results: Any = context.Queue()
@@ -325,6 +327,80 @@ def _in_servers(
     if errors:
         raise AssertionError(f"{len(errors)} of {count} processes failed: {errors!r}")
     return results
+
+
+def killed_while_writing(
+    synapse: Any, directory: str | Path, work: Callable[[Any], object], *, timeout: float = 60
+) -> str:
+    """Runs ``work(implementation)`` in another implementation process and kills it with ``SIGKILL`` the
+    moment it creates a file in ``directory``: a crash in the middle of a write, whatever the language.
+    Returns the name of the file it had just created.
+
+    In process the other process is a forked child of the test process; over the wire a server process
+    of its own.  inotify reports the creation whoever the user; the kill follows within microseconds,
+    while a write of several megabytes is still going on."""
+    libc = _libc()
+    fd = libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
+    if fd < 0:
+        pytest.skip(f"{NOT_APPLICABLE}inotify is not available here ({os.strerror(ctypes.get_errno())})")
+    try:
+        if libc.inotify_add_watch(fd, os.fsencode(os.path.realpath(directory)), IN_CREATE) < 0:
+            raise OSError(ctypes.get_errno(), f"cannot watch {directory}")
+        remote = getattr(synapse, "__wrapped__", synapse)
+        if isinstance(remote, RemoteImplementation):
+            other = remote.spawn()
+            worker = threading.Thread(target=_ignore_errors, args=(work, other), daemon=True)
+            worker.start()
+            pid = implementation_pid(other)
+
+            def finished() -> bool:
+                return not worker.is_alive()
+        else:
+            pid = os.fork()
+            if pid == 0:  # the child: do the work; the parent kills it part way
+                try:
+                    work(synapse)
+                finally:
+                    os._exit(0)
+
+            def finished() -> bool:
+                return os.waitpid(pid, os.WNOHANG)[0] != 0
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            created = _created_names(fd)
+            if created:
+                os.kill(pid, signal.SIGKILL)
+                if in_process(synapse):
+                    os.waitpid(pid, 0)
+                return created[0]
+            if finished():
+                raise AssertionError(f"setting up: the write ended without creating a file in {directory}")
+            time.sleep(0.0005)
+        os.kill(pid, signal.SIGKILL)
+        raise AssertionError(f"setting up: no file was created in {directory} within {timeout} s")
+    finally:
+        os.close(fd)
+
+
+def _ignore_errors(work: Callable[[Any], object], implementation: Any) -> None:
+    with contextlib.suppress(BaseException):
+        work(implementation)
+
+
+def _created_names(fd: int) -> list[str]:
+    names: list[str] = []
+    while True:
+        try:
+            data = os.read(fd, 65536)
+        except BlockingIOError:
+            return names
+        offset = 0
+        while offset < len(data):
+            _wd, _mask, _cookie, length = _EVENT.unpack_from(data, offset)
+            raw = data[offset + _EVENT.size : offset + _EVENT.size + length]
+            names.append(os.fsdecode(raw.rstrip(b"\0")))
+            offset += _EVENT.size + length
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -31,8 +31,15 @@ from typing import IO, Any
 
 from synapse_spec import contract
 from synapse_spec.protocol.codec import Codec, Record, error_json, make_error
-from synapse_spec.protocol.rpc import PROTOCOL_VERSION, Peer, dumps
-from synapse_spec.protocol.shapes import ANY, Member, Shape, protocol_info, protocol_named
+from synapse_spec.protocol.rpc import PROTOCOL_VERSION, Peer, allow_deep_values, dumps
+from synapse_spec.protocol.shapes import (
+    ANY,
+    Member,
+    Shape,
+    implementation_member,
+    protocol_info,
+    protocol_named,
+)
 from synapse_spec.scripted_llm import ScriptedLLM
 
 KIT_VARIABLES = frozenset(
@@ -78,7 +85,10 @@ class RemoteObject:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
-        member = protocol_info(self._proto).members.get(name) if self._proto is not None else None
+        if self._proto is contract.Implementation:
+            member = implementation_member(name)
+        else:
+            member = protocol_info(self._proto).members.get(name) if self._proto is not None else None
         if member is None:
             raise AttributeError(f"{self._type} (server object {self._handle}) has no member {name!r}")
         if member.kind == "property":
@@ -311,26 +321,32 @@ class ServerProcess:
         self.home = tempfile.mkdtemp(prefix="synapse-server-home-")
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL)
         self.codec = KitCodec(self)
-        self.peer = Peer(self._write)
         self.write_lock = threading.Lock()
         self.sent_env: dict[str, str] | None = None
         self.loops_lock = threading.Lock()
         self.awaiting: dict[asyncio.AbstractEventLoop, int] = {}
         self.blocked: set[asyncio.AbstractEventLoop] = set()
-        self.sync_read, self.sync_write = os.pipe()
-        env = {k: v for k, v in os.environ.items() if not k.startswith("SYNAPSE_")}
+        self._launch({})
+
+    def _launch(self, settings: dict[str, str]) -> None:
+        """Start the command (with ``settings`` in its environment when it asked for a restart) and say
+        ``hello``."""
+        sync_read, sync_write = os.pipe()
+        env = {
+            k: v for k, v in os.environ.items() if not k.startswith("SYNAPSE_") and k not in OTHER_SETTINGS
+        }
         env.update(
             SYNAPSE_WIRE_SYNC_FD="3",
             HOME=self.home,
             PATH=os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", ""),
         )
-        sync_read = self.sync_read
+        env.update(settings)
 
         def child_setup() -> None:
             os.dup2(sync_read, 3)
 
-        self.proc = subprocess.Popen(
-            ["/bin/sh", "-c", command],
+        proc = subprocess.Popen(
+            ["/bin/sh", "-c", self.command],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -338,13 +354,22 @@ class ServerProcess:
             pass_fds=(3,),
             preexec_fn=child_setup,
         )
-        os.close(self.sync_read)
-        self.sync_stream = os.fdopen(self.sync_write, "w", encoding="utf-8")
-        assert self.proc.stdin is not None and self.proc.stdout is not None and self.proc.stderr is not None
-        self.stdin = self.proc.stdin
-        self.exit_error: ServerCrashed | None = None
-        threading.Thread(target=self._read_stderr, daemon=True, name="synapse-server-stderr").start()
-        threading.Thread(target=self._read_stdout, daemon=True, name="synapse-server-reader").start()
+        os.close(sync_read)
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        peer = Peer(self._write)
+        with self.write_lock:
+            self.proc = proc
+            self.peer = peer
+            self.stdin = proc.stdin
+            self.sync_stream = os.fdopen(sync_write, "w", encoding="utf-8")
+            self.sync_channel = "stdin"
+            self.exit_error: ServerCrashed | None = None
+        threading.Thread(
+            target=self._read_stderr, args=(proc,), daemon=True, name="synapse-server-stderr"
+        ).start()
+        threading.Thread(
+            target=self._read_stdout, args=(proc, peer), daemon=True, name="synapse-server-reader"
+        ).start()
         try:
             self.hello: dict[str, Any] = self.peer.request(
                 "hello",
@@ -382,17 +407,21 @@ class ServerProcess:
         line = dumps(message)
         to_fd = sync and getattr(self, "sync_channel", "stdin") == "fd"
         self.tap.see("kit>fd3" if to_fd else "kit>server", message, line)
+        data = (line + "\n").encode("utf-8")
         with self.write_lock:
             try:
-                stream = self.sync_stream if to_fd else self.stdin
-                stream.write((line + "\n") if to_fd else (line + "\n").encode("utf-8"))  # type: ignore[arg-type]
-                stream.flush()
-            except (BrokenPipeError, OSError, ValueError) as exc:
+                if to_fd:
+                    self.sync_stream.write(data.decode("utf-8"))
+                    self.sync_stream.flush()
+                else:
+                    self.stdin.write(data)
+                    self.stdin.flush()
+            except (OSError, ValueError) as exc:  # a closed pipe or file: the server is gone
                 raise self._crash_error(f"writing to it failed ({exc})") from None
 
-    def _read_stdout(self) -> None:
-        assert self.proc.stdout is not None
-        for raw in self.proc.stdout:
+    def _read_stdout(self, proc: subprocess.Popen[bytes], peer: Peer) -> None:
+        assert proc.stdout is not None
+        for raw in proc.stdout:
             line = raw.decode("utf-8", "replace").rstrip("\n")
             if not line.strip():
                 continue
@@ -406,16 +435,18 @@ class ServerProcess:
             if not isinstance(message, dict):
                 continue
             try:
-                self._route(message)
+                self._route(message, peer)
             except Exception as exc:  # a bad message must never kill the reader
                 self.stderr_tail.append(f"[kit] cannot handle {line[:200]}: {exc!r}")
-        self.proc.wait()
-        self.exit_error = self._crash_error(f"it exited with status {self.proc.returncode}")
-        self.peer.close(self.exit_error)
+        proc.wait()
+        error = self._crash_error(f"it exited with status {proc.returncode}")
+        if peer is self.peer:
+            self.exit_error = error
+        peer.close(error)
 
-    def _read_stderr(self) -> None:
-        assert self.proc.stderr is not None
-        for raw in self.proc.stderr:
+    def _read_stderr(self, proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stderr is not None
+        for raw in proc.stderr:
             self.stderr_tail.append(raw.decode("utf-8", "replace").rstrip("\n"))
 
     def _crash_error(self, what: str) -> ServerCrashed:
@@ -424,22 +455,26 @@ class ServerProcess:
         where = f" in scenario {self.scenario}" if self.scenario else ""
         return ServerCrashed(f"the server `{self.command}`{where}: {what}; the end of its stderr:\n{tail}")
 
-    def _route(self, message: dict[str, Any]) -> None:
+    def _route(self, message: dict[str, Any], peer: Peer) -> None:
         method = message.get("method")
         if method is None:
-            self.peer.settle(message)
+            peer.settle(message)
         elif method == "log":
             _emit_log(message.get("params") or {})
         elif method in ("port.call", "port.get"):
             threading.Thread(target=self._serve_callback, args=(message,), daemon=True).start()
         elif "id" in message:
-            self.peer.respond(message["id"], error=make_error("ProtocolError", f"unknown method {method!r}"))
+            peer.respond(message["id"], error=make_error("ProtocolError", f"unknown method {method!r}"))
 
     @property
     def alive(self) -> bool:
         return self.proc.poll() is None and self.exit_error is None
 
     def close(self) -> None:
+        self._stop()
+        shutil.rmtree(self.home, ignore_errors=True)
+
+    def _stop(self) -> None:
         with contextlib.suppress(Exception):
             self.peer.notify("shutdown", {})
         for stream in (self.stdin, self.sync_stream):
@@ -450,7 +485,6 @@ class ServerProcess:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
-        shutil.rmtree(self.home, ignore_errors=True)
 
     # -- requests ----------------------------------------------------------------------------------------
     def configure(self, force: bool = False) -> None:
@@ -459,10 +493,22 @@ class ServerProcess:
             result = self._request("configure", {"env": env})
             self.sent_env = env
             if isinstance(result, dict) and result.get("restart"):
-                raise ServerError(
-                    f"{self.command} asked to be restarted for new settings while the scenario holds its "
-                    "objects"
-                )
+                self._restart(env)
+
+    def _restart(self, env: dict[str, str]) -> None:
+        """The server reads settings only at start-up: start it again with them in its environment.  Only
+        possible while the scenario holds none of its objects (they die with the process)."""
+        with self.codec.lock:
+            holds = len(self.codec.proxies) + len(self.codec.ports)
+        if holds:
+            raise ServerError(
+                f"{self.command} asked to be restarted for new settings in scenario {self.scenario}, which "
+                f"already holds {holds} of its objects: a server that reads settings only at start-up cannot "
+                "serve a scenario that changes them after building components"
+            )
+        self._stop()
+        self._launch(env)
+        self.sent_env = env
 
     def reset(self, scenario: str) -> None:
         self.scenario = scenario
@@ -687,6 +733,7 @@ class RemoteClient:
         log_path: str | None = None,
         validator: Callable[[str, dict[str, Any]], str | None] | None = None,
     ) -> None:
+        allow_deep_values()
         self.command = command
         self.tap = WireTap(log_path, validator)
         self.main: ServerProcess | None = None
@@ -729,8 +776,9 @@ class RemoteClient:
 
 
 def server_of(impl: Any) -> ServerProcess | None:
-    """The server process behind an implementation object, or None in process."""
-    impl = getattr(impl, "_impl", impl)  # the plugin's CapabilityGuard wraps what the steps see
+    """The server process behind an implementation object (or a wrapper of one that sets
+    ``__wrapped__``), or None in process."""
+    impl = getattr(impl, "__wrapped__", impl)
     return impl.server if isinstance(impl, RemoteImplementation) else None
 
 

@@ -79,9 +79,7 @@ def pytest_configure(config: pytest.Config) -> None:
         scenario = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
         return client.implementation(scenario)
 
-    run = config.stash[plugin._run_key]
-    run.selected = str(config.option.synapse_impl)
-    run.loader = load
+    config.stash[plugin._loader_key] = load
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

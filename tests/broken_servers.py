@@ -30,8 +30,8 @@ class WholeFileReader(ConversationReader):
 
 
 class SymlinkFollowingCompactor(ContextCompactor):
-    """Checks the reference's path without resolving symbolic links, so a link inside the offload
-    directory that points outside is followed and its target read."""
+    """Checks the reference's path without resolving symbolic links and opens it as any path, so a link
+    inside the offload directory that points outside is followed and its target read."""
 
     def normalize_offloaded_filepath(self, filepath: str) -> str | None:
         base = os.path.abspath(self.storage.offloaded_dir)
@@ -40,6 +40,9 @@ class SymlinkFollowingCompactor(ContextCompactor):
             logger.warning("Skipping offload restore for out-of-scope path: %s", filepath)
             return None
         return resolved
+
+    def read_offloaded_file(self, resolved: str, limit: int) -> str:
+        return Path(resolved).read_text(encoding="utf-8")
 
 
 class FirstFailureStopsCleanup(ContextCompactor):

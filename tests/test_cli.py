@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from synapse_spec import cli
 from synapse_spec.catalog import read_features, spec_root
-from synapse_spec.cli import server_option_available
 from synapse_spec.version import PROTOCOL_VERSION, SPEC_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,10 +154,21 @@ def test_server_and_area_mistakes_are_one_line_errors(tmp_path: Path) -> None:
     neither = synapse_spec(tmp_path, "run")
     assert neither.returncode == 2
     assert "one of the arguments --impl --server is required" in neither.stderr
-    if not server_option_available():
-        server = synapse_spec(tmp_path, "run", "--server", "python -m nothing", "--report", "")
-        assert server.returncode == 2
-        assert "--server needs the wire-protocol client (pytest option --synapse-server)" in server.stderr
+
+
+def test_server_runs_the_spec_against_a_wire_server_or_says_why_it_cannot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = f"{sys.executable} -m synapse_ref.server"
+    result = synapse_spec(tmp_path, "run", "--server", server, "--id", "SKL-001", "--report", "r", "--", "-q")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    report = json.loads((tmp_path / "r" / "synapse-spec.json").read_text("utf-8"))
+    assert report["implementation"]["selected"].startswith(f"server: {server} (wire protocol ")
+    assert [s["example_id"] for s in report["scenarios"]] == ["SKL-001"]
+
+    monkeypatch.setattr(cli, "server_option_available", lambda: False)
+    with pytest.raises(cli.CommandError, match=r"--server needs the wire-protocol client \(pytest option"):
+        cli.pytest_arguments(cli.build_parser().parse_args(["run", "--server", server]), [], spec_root())
 
 
 def test_the_wheel_carries_the_spec_and_registers_the_plugin(tmp_path: Path) -> None:

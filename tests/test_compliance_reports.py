@@ -111,6 +111,17 @@ def test_outline_examples_are_named_and_classified_one_by_one(tmp_path: Path) ->
     result = check(run, features)
     assert result.unclassified == ["WF-002#1"]
     assert result.classified_but_passing == ["WF-002#2"]
+    # the kit's own reports keep the scenario's ID and name the example apart
+    scenarios = [
+        {"id": "WF-002", "example_id": f"WF-002#{n}", "feature": "f", "title": "t", "tags": [], "status": s}
+        for n, s in ((1, "passed"), (2, "failed"))
+    ]
+    (run / "synapse-spec.json").write_text(
+        json.dumps({"implementation": {"name": "o", "version": "1"}, "summary": {}, "scenarios": scenarios}),
+        encoding="utf-8",
+    )
+    result = check(run, features)
+    assert (result.unclassified, result.classified_but_passing) == ([], [])
     # a report without example numbers: the example's row classifies its scenario's failing rows
     report(("WF-002", "passed"), ("WF-002", "failed"))
     assert check(run, features).unclassified == []

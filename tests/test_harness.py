@@ -274,7 +274,7 @@ def test_a_run_in_which_no_scenario_applies_fails(spec: pytest.Pytester) -> None
 @pytest.mark.parametrize(
     ("declared", "message"),
     [
-        ('frozenset({"readers"})', "unknown capability 'readers' (known: context, reader, *"),
+        ('frozenset({"readers"})', "unknown capability 'readers' (known: context, llm-http, reader, *"),
         ('"reader"', "synapse-ref: capabilities must be a set of names such as *, not str 'reader'"),
         ('frozenset({"agent"})', "capability 'agent' was split into runner, sanitizer, stop-hooks*"),
         ('frozenset({"reader", "runner"})', "declares capability runner but has no agent_runner"),
@@ -454,10 +454,49 @@ def test_junit_and_cucumber_keep_not_applicable_and_known_failures_apart(spec: p
 
 
 def test_every_member_of_the_implementation_belongs_to_one_capability_or_to_every_implementation() -> None:
-    from synapse_spec.contract import CAPABILITY_FACTORIES, Implementation
+    from synapse_spec.contract import CAPABILITY_FACTORIES, HttpLLMClientFactory, Implementation
 
     always = {"name", "version", "capabilities", "scripted_llm"}
-    members = {m for m in vars(Implementation) if not m.startswith("_")} - {"register"}
+    members = {
+        m for proto in (Implementation, HttpLLMClientFactory) for m in vars(proto) if not m.startswith("_")
+    }
     owners = [m for factories in CAPABILITY_FACTORIES.values() for m in factories]
     assert len(owners) == len(set(owners))
     assert set(owners) | always == members
+
+
+def test_installed_alone_the_plugin_leaves_other_bdd_projects_alone(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(
+        "from pytest_bdd import given, then\n\n"
+        "@given('nothing')\ndef nothing():\n    pass\n\n@then('all is well')\ndef well():\n    pass\n"
+    )
+    (pytester.path / "other.feature").write_text(
+        "Feature: another project\n  Scenario: no ID tag\n    Given nothing\n    Then all is well\n"
+    )
+    pytester.makepyfile(test_other='from pytest_bdd import scenarios\n\nscenarios("other.feature")\n')
+    result = pytester.runpytest_subprocess("-p", "no:randomly", "-p", "no:cacheprovider", "--co", "-q")
+    result.stdout.fnmatch_lines(["test_other.py::test_no_id_tag"])
+    result = pytester.runpytest_subprocess("-p", "no:randomly", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.OK
+    assert not (pytester.path / "reports").exists()
+    assert "Synapse spec" not in result.stdout.str()
+
+
+def test_the_wire_protocols_hello_schema_names_exactly_the_contracts_capabilities() -> None:
+    from synapse_spec.contract import CAPABILITIES
+
+    schema = json.loads(
+        (Path(__file__).parent.parent / "synapse_spec/protocol/schemas/hello.schema.json").read_text("utf-8")
+    )
+
+    def enums(node: object) -> list[list[str]]:
+        if isinstance(node, dict):
+            found = [enums(v) for k, v in node.items() if k != "enum"]
+            if "capabilities" in node and isinstance(node["capabilities"], dict):
+                return [node["capabilities"]["items"]["enum"]]
+            return [e for sub in found for e in sub]
+        if isinstance(node, list):
+            return [e for sub in node for e in enums(sub)]
+        return []
+
+    assert [sorted(e) for e in enums(schema)] == [sorted(CAPABILITIES)]

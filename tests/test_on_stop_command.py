@@ -11,6 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from synapse_spec import fuzz
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "workflow"
 SESSION_ID = "3f2b6c1e-8d2a-4c55-9b1e-0a7d2f9c4e11"
@@ -240,3 +244,38 @@ def test_damaged_state_file_gives_an_empty_result(hook: Hook) -> None:
     assert (hook.session_dir / "workflow.json").read_text(encoding="utf-8") == '{"sessionId": "3f2b', (
         "kept as is"
     )
+
+
+# Each example starts a process: the quick profile tries a few, the long one the full count.
+PROCESS_CI_EXAMPLES = 25
+
+
+def _stdin_bytes() -> st.SearchStrategy[bytes]:
+    """Generated stdin as bytes: text and JSON (lone surrogates kept as invalid UTF-8) and raw bytes."""
+    text = fuzz.hostile_stdin(session_ids=[SESSION_ID]).map(lambda s: s.encode("utf-8", "surrogatepass"))
+    return st.one_of(text, st.binary(max_size=200))
+
+
+KNOWN_HOSTILE = [
+    b"9" * 5000,
+    b"[" * 100_000 + b"]" * 100_000,
+    json.dumps({"session_id": "\ud800", "agent_type": "developer"}).encode(),
+    b'{"session_id": "' + "\ud800".encode("utf-8", "surrogatepass") + b'", "agent_type": "developer"}',
+]
+
+
+def test_the_hook_process_answers_any_stdin_with_exit_0(tmp_path: Path) -> None:
+    """Whatever arrives on stdin, the real process prints ``{"result": str}`` as UTF-8 and exits 0."""
+    hook = Hook(tmp_path)
+    hook.install("workflow_standard_dev_active.json", "timeline_never_compacted.jsonl")
+    tried: list[bytes] = []
+
+    def answers(stdin: bytes) -> None:
+        tried.append(stdin)
+        hook.run(stdin)
+
+    for stdin in KNOWN_HOSTILE:
+        answers(stdin)
+    cap = PROCESS_CI_EXAMPLES if fuzz.profile_name() == "ci" else None
+    fuzz.profile(cap)(given(_stdin_bytes())(answers))()
+    assert len(tried) > len(KNOWN_HOSTILE)

@@ -155,3 +155,75 @@ def test_ctrl_c_interrupts_a_running_turn_and_aborts_its_signal(tmp_path: Path) 
     asyncio.run(scenario())
     assert "Interrupted." in out.text
     assert getattr(hanging.signal, "aborted", False) is True, "the turn's abort signal should be set"
+
+
+@pytest.fixture
+def loopback_model(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """The kit's scripted model served on 127.0.0.1 by its standalone command: (base URL, calls file)."""
+    import json
+    import subprocess
+
+    script = tmp_path / "script.json"
+    script.write_text(
+        json.dumps({"model": "claude-test", "replies": [{"text": "Hello from the scripted model."}]}),
+        encoding="utf-8",
+    )
+    calls = tmp_path / "calls.jsonl"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "synapse_spec.model_server", "--script", str(script), "--calls", str(calls)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert server.stdout is not None
+    base_url = server.stdout.readline().strip()
+    try:
+        yield base_url, calls
+    finally:
+        server.terminate()
+        server.wait(timeout=TIMEOUT)
+
+
+def test_a_real_provider_client_talks_to_the_model_over_a_socket(
+    home: Path, loopback_model: tuple[str, Path]
+) -> None:
+    import json
+
+    base_url, calls = loopback_model
+    env = _environment(home) | {"ANTHROPIC_BASE_URL": base_url, "ANTHROPIC_API_KEY": "test-key"}
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "synapse_ref", "--home", str(home), "--provider", "anthropic", "--model", "claude-test"],
+        env=env,
+        encoding="utf-8",
+        timeout=TIMEOUT,
+    )
+    try:
+        child.expect_exact("Model: claude-test")
+        child.expect_exact(SHOWN_PROMPT)
+        _say(child, "hello over http")
+        child.expect_exact("Hello from the scripted model.")
+        child.expect_exact(SHOWN_PROMPT)
+        _say(child, "/exit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    sent = [json.loads(line) for line in calls.read_text(encoding="utf-8").splitlines()]
+    assert [m["content"][0]["text"] for m in sent[0]["messages"]] == ["hello over http"]
+    assert sent[0]["model"] == "claude-test"
+
+
+def test_a_provider_without_its_key_is_a_clear_error(home: Path) -> None:
+    import subprocess
+
+    env = {k: v for k, v in _environment(home).items() if k != "ANTHROPIC_API_KEY"}
+    result = subprocess.run(
+        [sys.executable, "-m", "synapse_ref", "--home", str(home), "--provider", "anthropic"],
+        input="/exit\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "ANTHROPIC_API_KEY" in result.stderr and "Traceback" not in result.stderr

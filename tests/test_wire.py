@@ -10,6 +10,7 @@ scenarios of that rule.
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import os
 import subprocess
@@ -175,6 +176,8 @@ def test_values_json_cannot_hold_and_identities_survive_the_trip(impl: RemoteImp
     executor.init()
     assert loaded == [registry] and loaded[0] is registry, "the loader gets the very registry it was given"
     assert impl.stop_hook_registry() is not registry
+    lone = "stdin text \ud800 with a lone surrogate"
+    assert impl.format_stream_text(lone, is_tty=False) == lone
 
 
 def test_the_codec_round_trips_special_values_without_a_server() -> None:
@@ -194,6 +197,15 @@ def test_errors_keep_their_name_and_message(impl: RemoteImplementation, tmp_path
         workflow.timeline.emit("s1", "no:such-event", {})
     assert "未知的 timeline 事件類型：no:such-event" in str(caught.value)
     assert type(caught.value).__name__ not in ("ServerCrashed", "ProtocolError")
+
+
+def test_the_reference_server_needs_neither_pytest_nor_the_kits_client() -> None:
+    probe = (
+        "import sys, synapse_ref.server; print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('pytest', '_pytest', 'jsonschema') or m in ('synapse_spec.remote', 'synapse_spec.plugin')))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]", done.stdout
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -269,3 +281,97 @@ def test_the_wire_run_fails_a_server_that_breaks_a_rule_only_its_process_shows(
     assert "failed" in run.stdout.strip().splitlines()[-1], run.stdout[-3000:]
     reference = _run_spec(area, scenario, SERVER)
     assert reference.returncode == 0, reference.stdout[-3000:]
+
+
+def test_the_hello_schema_names_exactly_the_contracts_capabilities() -> None:
+    import json
+
+    from synapse_spec.contract import CAPABILITIES
+
+    hello = table.PROTOCOL_MD.parent / "schemas" / "hello.schema.json"
+    schema = json.loads(hello.read_text(encoding="utf-8"))
+    found: list[list[str]] = []
+
+    def visit(node: object) -> None:
+        if isinstance(node, dict):
+            capabilities = node.get("properties", {}).get("capabilities") if "properties" in node else None
+            if isinstance(capabilities, dict):
+                found.append(capabilities["items"]["enum"])
+            for value in node.values():
+                visit(value)
+        elif isinstance(node, list):
+            for value in node:
+                visit(value)
+
+    visit(schema)
+    assert found and all(sorted(names) == sorted(CAPABILITIES) for names in found), found
+
+
+def _report(tmp_path: Path, area: str, ids: str, server: str, *extra: str) -> dict[str, str]:
+    """Scenario id -> status (and message) of a wire run, from its JSON report; of a scenario's examples,
+    the first that did not pass."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SYNAPSE_") and k != "PYTEST_ADDOPTS"}
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            f"features/{area}",
+            "-p",
+            "no:randomly",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "-m",
+            ids,
+            f"--synapse-server={server}",
+            f"--synapse-report={tmp_path}",
+            *extra,
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    report = json.loads((tmp_path / "synapse-spec.json").read_text(encoding="utf-8"))
+    statuses: dict[str, str] = {}
+    for scenario in report["scenarios"]:
+        status = scenario["status"] + (f": {scenario['message']}" if scenario["message"] else "")
+        if statuses.get(scenario["id"], "passed") == "passed":
+            statuses[scenario["id"]] = status
+    return statuses
+
+
+def test_live_settings_scenarios_are_not_applicable_to_a_server_that_reads_settings_at_build(
+    tmp_path: Path,
+) -> None:
+    statuses = _report(
+        tmp_path, "reader", "RDR-018 or RDR-001", f"{sys.executable} -m tests.wire_servers build"
+    )
+    assert statuses["RDR-001"] == "passed"
+    assert statuses["RDR-018"].startswith(
+        "not-applicable: changes a setting of a component that already exists"
+    )
+
+
+def test_a_server_that_reads_settings_only_at_start_up_is_restarted_with_the_scenarios_settings(
+    tmp_path: Path,
+) -> None:
+    """RDR-024 sets the summary limit before the reader is built: the server answers ``configure`` with
+    ``{"restart": true}`` and the kit starts it again with the setting in its environment."""
+    server = f"{sys.executable} -m tests.wire_servers restart"
+    statuses = _report(tmp_path, "reader", "RDR-024 or RDR-025", server)
+    assert {k: v.split(":")[0] for k, v in statuses.items()} == {
+        "RDR-024": "passed",
+        "RDR-025": "not-applicable",
+    }
+
+
+def test_validation_fails_the_scenario_at_a_message_the_schemas_reject(tmp_path: Path) -> None:
+    server = f"{sys.executable} -m tests.wire_servers bad-log"
+    assert _report(tmp_path / "plain", "reader", "RDR-001", server)["RDR-001"] == "passed"
+    checked = _report(tmp_path / "checked", "reader", "RDR-001", server, "--synapse-wire-validate")
+    assert checked["RDR-001"].startswith(("failed", "errored")), checked
+    assert "invalid wire messages" in checked["RDR-001"] and "log.schema.json" in checked["RDR-001"], checked

@@ -44,7 +44,7 @@ Feature: ConversationReader 的读取成本与配置容错
       | -1    |
       | many  |
 
-  @RDR-025
+  @RDR-025 @live-settings
   Scenario: `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 应在使用时读取
     Given 设置 `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 为 "50"
     And 工具结果是 250 个字符的单行文本

@@ -6,7 +6,7 @@ Feature: 部分 token 种类的一轮 usage 不应毁掉会话索引
   an implementation does with such a round, the session must still be found and its index entry must hold
   finite numbers.
 
-  @SES-058
+  @SES-059
   Scenario: 记录只含部分 token 种类的一轮 usage 后，会话仍能被找到且索引中的累计值都是有限数字
     Given 会话模型为 `claude-sonnet-4-20250514`
     When 会话记录一轮只含 {"output": 2000} 的 usage

@@ -2,6 +2,10 @@
 // the one-line `/cost` summary. Records are plain JSON objects with the original's camelCase keys, so they
 // can be written to the sessions index as they are.
 
+import { getLogger } from "../wire-js/wire.mjs";
+
+const log = getLogger("synapse.session.usage");
+
 const ROUND_KEYS = ["inputOther", "output", "inputCacheRead", "inputCacheCreation"];
 const TOTAL_KEYS = ["totalInputOther", "totalOutput", "totalCacheRead", "totalCacheCreation"];
 const PRICE_KEYS = ["inputPerMillion", "outputPerMillion", "cacheReadPerMillion", "cacheWritePerMillion"];
@@ -78,6 +82,8 @@ function groupThousands(n) {
  * shortest representation), not its binary value, so 0.125 and 1.005 both round up as written.
  */
 export function formatDollars(value) {
+  // Beyond 1e21 a number has no fixed-point text; it is shown as JavaScript writes it (`$1e+30`).
+  if (Math.abs(value) >= 1e21) return `$${value.toFixed(2)}`;
   const negative = value < 0;
   const text = Math.abs(value).toString();
   let [whole, fraction = ""] = text.includes("e") ? Math.abs(value).toFixed(20).split(".") : text.split(".");
@@ -89,21 +95,39 @@ export function formatDollars(value) {
   return `${negative && cents > 0n ? "-" : ""}$${dollars}.${rest}`;
 }
 
+/** A total as the line shows it: a missing one counts 0; one that is not a finite number cannot be shown. */
+function shown(usage, key) {
+  const value = usage?.[key];
+  if (value === undefined || value === null) return 0;
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  log.warning(`usage ${key} is not a finite number (${String(value)}); the cost line shows N/A`);
+  return null;
+}
+
+const sum = (...values) => (values.some((v) => v === null) ? null : values.reduce((a, b) => a + b, 0));
+const count_ = (value) => (value === null ? "N/A" : groupThousands(value));
+
 /** `Token: 12,345 in / 3,456 out | Cache: 9,600 read / 1,200 write (78% hit) | Cost: $0.42`. */
 export function formatCostOutput(usage) {
-  const inputOther = count(usage?.totalInputOther);
-  const output = count(usage?.totalOutput);
-  const cacheRead = count(usage?.totalCacheRead);
-  const cacheWrite = count(usage?.totalCacheCreation);
-  const input = inputOther + cacheRead + cacheWrite;
-  const hit = input > 0 ? Math.round((cacheRead / input) * 100) : 0;
+  const inputOther = shown(usage, "totalInputOther");
+  const output = shown(usage, "totalOutput");
+  const cacheRead = shown(usage, "totalCacheRead");
+  const cacheWrite = shown(usage, "totalCacheCreation");
+  const input = sum(inputOther, cacheRead, cacheWrite);
+  let hit;
+  if (input === null || cacheRead === null) hit = "N/A";
+  else hit = `${input > 0 ? Math.round((cacheRead / input) * 100) : 0}%`;
   const rounds = Array.isArray(usage?.rounds) ? usage.rounds : [];
   let cost;
-  if (typeof usage?.totalCost === "number" && Number.isFinite(usage.totalCost)) cost = formatDollars(usage.totalCost);
-  else cost = rounds.length > 0 ? "N/A" : "$0.00";
+  const totalCost = usage?.totalCost;
+  if (typeof totalCost === "number" && Number.isFinite(totalCost)) cost = formatDollars(totalCost);
+  else if (typeof totalCost === "number") {
+    log.warning(`usage totalCost is not a finite number (${String(totalCost)}); the cost line shows N/A`);
+    cost = "N/A";
+  } else cost = rounds.length > 0 ? "N/A" : "$0.00";
   return (
-    `Token: ${groupThousands(input)} in / ${groupThousands(output)} out | ` +
-    `Cache: ${groupThousands(cacheRead)} read / ${groupThousands(cacheWrite)} write (${hit}% hit) | ` +
+    `Token: ${count_(input)} in / ${count_(output)} out | ` +
+    `Cache: ${count_(cacheRead)} read / ${count_(cacheWrite)} write (${hit} hit) | ` +
     `Cost: ${cost}`
   );
 }

@@ -33,19 +33,10 @@ function pluginDir() {
 
 const require = createRequire(import.meta.url);
 
-/** The kit's clock reading as epoch milliseconds (an aware datetime travels as its ISO-8601 text). */
+/** The kit's clock reading as epoch milliseconds (a `$datetime` arrives as a Date). */
 function toMillis(value) {
-  if (value instanceof Date) return value.getTime();
-  if (typeof value === "number") return value;
-  if (typeof value === "string") {
-    const ms = Date.parse(value);
-    if (!Number.isNaN(ms)) return ms;
-  }
-  if (value && typeof value === "object") {
-    for (const key of ["$datetime", "iso", "isoformat"]) {
-      if (typeof value[key] === "string") return Date.parse(value[key]);
-    }
-  }
+  if (value instanceof Date && !Number.isNaN(value.getTime())) return value.getTime();
+  if (typeof value === "string" && !Number.isNaN(Date.parse(value))) return Date.parse(value);
   throw new TypeError(`the workflow clock returned ${JSON.stringify(value)}, not a time`);
 }
 

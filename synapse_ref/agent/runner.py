@@ -220,6 +220,9 @@ class AgentRunner:
 
     # -- the loop ------------------------------------------------------------------------------------------
     async def _run_loop(self, user_message: str, signal: AbortSignal | None) -> _LoopOutcome:
+        # A permission request belongs to the turn that raised it: once the user asks something else
+        # (even a request aborted or failing at once) an answer must never run the old blocked command.
+        self._permissions.set_pending(None)
         throw_if_aborted(signal)
         self._ensure_loaded()
         if self._stop_hooks is not None:

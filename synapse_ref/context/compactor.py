@@ -2,20 +2,34 @@
 
 Offloaded tool results are restored (in memory, from inside the offload directory only) so the summary
 sees them; afterwards offload files that nothing in the kept tail references are deleted.
+
+Restoring reads only what the agent itself could have written: a regular file inside ``offloaded/``,
+reached without following any symbolic link (each path component is opened relative to the one before
+with ``O_NOFOLLOW``, so swapping a component for a link after the scope check gains nothing), on the
+offload directory's device, with a single link (a hard link can expose a file from anywhere), of at
+most ``SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES`` bytes (read when used; default 1 MiB); it is decoded as
+UTF-8 with invalid bytes replaced, as the original reads it.
+Opening never blocks (``O_NONBLOCK``), so a FIFO cannot hang compaction.  A reference that fails any of
+these keeps its ``Tool result is at: <path>`` text and a warning is logged; only a missing file becomes
+the ``[Content unavailable: <path>]`` placeholder of the original.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import errno
 import logging
 import math
 import os
+import stat
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from importlib import resources
 
 from synapse_ref.context.context_manager import OFFLOAD_REFERENCE_PREFIX
 from synapse_ref.context.offload_storage import OffloadStore
 from synapse_ref.context.records import CompactResult, Message
+from synapse_ref.context.settings import parse_env_positive_int
 from synapse_ref.context.token_counter import MessageTokenCache, TokenCounter, default_token_counter
 from synapse_ref.llm.ports import LLMClient
 
@@ -24,6 +38,22 @@ COMPRESSED_HISTORY_PREFIX = "[Compressed History]\n\n"
 logger = logging.getLogger("synapse.context.compactor")
 
 Sleep = Callable[[float], Awaitable[None]]
+
+RESTORE_MAX_BYTES_ENV = "SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES"
+DEFAULT_RESTORE_MAX_BYTES = 1024 * 1024
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_OPEN_FILE = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+_OPEN_DIR = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_DIRECTORY", 0)
+
+
+def restore_max_bytes() -> int:
+    """The largest offload file restored, from ``SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES`` as it is now."""
+    return parse_env_positive_int(os.environ.get(RESTORE_MAX_BYTES_ENV), DEFAULT_RESTORE_MAX_BYTES)
+
+
+class UnrestorableOffloadError(Exception):
+    """The referenced file exists but is not one restoring may read; the message says why."""
 
 
 SummaryClient = LLMClient
@@ -175,10 +205,17 @@ class ContextCompactor:
         """The real path of ``filepath`` when it lies inside the offload directory, else None.
 
         Symlinks are resolved first, so a link inside the directory that points elsewhere is refused;
-        nothing is opened or read here.
+        nothing is opened or read here.  A path the OS cannot take (a NUL byte) is refused too.
         """
-        base = os.path.realpath(self.storage.offloaded_dir)
-        resolved = os.path.realpath(filepath)
+        if "\0" in filepath:
+            logger.warning("Skipping offload restore for invalid path (NUL byte): %r", filepath)
+            return None
+        try:
+            base = os.path.realpath(self.storage.offloaded_dir)
+            resolved = os.path.realpath(filepath)
+        except (OSError, ValueError) as exc:
+            logger.warning("Skipping offload restore for invalid path: %r (%s)", filepath, exc)
+            return None
         if os.path.commonpath([base, resolved]) != base or resolved == base:
             logger.warning("Skipping offload restore for out-of-scope path: %s", filepath)
             return None
@@ -186,8 +223,10 @@ class ContextCompactor:
 
     def restore_offloaded_content(self, messages: list[Message]) -> list[Message]:
         """A copy of ``messages`` where each ``tool`` message that is an offload reference carries the
-        file's content again; other roles are never touched, a missing file becomes a placeholder."""
+        file's content again; other roles are never touched, a missing file becomes a placeholder, and
+        a file restoring may not read keeps the reference (see the module docstring)."""
         restored: list[Message] = []
+        limit = restore_max_bytes()
         for message in messages:
             text = _first_text(message) if message.get("role") == "tool" else None
             filepath = extract_offload_filepath(text) if text is not None else None
@@ -196,12 +235,45 @@ class ContextCompactor:
                 restored.append(message)
                 continue
             try:
-                with open(normalized, encoding="utf-8") as handle:
-                    body = handle.read()
-            except (OSError, UnicodeDecodeError):
+                body = self.read_offloaded_file(normalized, limit)
+            except FileNotFoundError:
                 body = f"[Content unavailable: {filepath}]"
+            except UnrestorableOffloadError as exc:
+                logger.warning("Offload restore skipped, keeping the reference %r: %s", filepath, exc)
+                restored.append(message)
+                continue
             restored.append({**message, "content": [{"type": "text", "text": body}]})
         return restored
+
+    def read_offloaded_file(self, resolved: str, limit: int) -> str:
+        """The UTF-8 text of ``resolved`` (a real path inside the offload directory), opened without
+        following links or blocking; FileNotFoundError when it is gone, UnrestorableOffloadError when it
+        is anything but a small regular file of its own on the directory's device.
+
+        The directories down to the file are held open (each opened relative to the one before, never
+        through a link); the file opened must then be the very entry of the held directory, so a
+        component swapped for a link while opening reads nothing from outside."""
+        base = os.path.realpath(self.storage.offloaded_dir)
+        parts = os.path.relpath(resolved, base).split(os.sep)
+        fds: list[int] = []
+        try:
+            fds.append(_open(base, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)))
+            base_device = os.fstat(fds[0]).st_dev
+            for part in parts[:-1]:
+                fds.append(_open(part, _OPEN_DIR, dir_fd=fds[-1]))
+            fds.append(_open(resolved, _OPEN_FILE))
+            opened = os.fstat(fds[-1])
+            try:
+                entry = os.stat(parts[-1], dir_fd=fds[-2], follow_symlinks=False)
+            except FileNotFoundError:
+                entry = None
+            if entry is None or (entry.st_dev, entry.st_ino) != (opened.st_dev, opened.st_ino):
+                raise UnrestorableOffloadError("replaced while being opened")
+            return _read_checked(fds[-1], opened, base_device, limit)
+        finally:
+            for fd in reversed(fds):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
 
     def collect_referenced_offload_files(self, messages: Iterable[Message]) -> set[str]:
         """Real paths of in-scope offload files referenced by the ``tool`` messages given."""
@@ -219,7 +291,10 @@ class ContextCompactor:
     def cleanup_offloaded_files(self, retained: Iterable[str] = ()) -> list[str]:
         """Delete offload files not in ``retained``; a file that cannot be deleted is logged and kept,
         and the others are still deleted.  Returns the deleted paths as listed by the storage."""
-        keep = {os.path.realpath(p) for p in retained}
+        keep: set[str] = set()
+        for path in retained:
+            with contextlib.suppress(OSError, ValueError):
+                keep.add(os.path.realpath(path))
         deleted: list[str] = []
         for file in self.storage.list_files():
             if os.path.realpath(file) in keep:
@@ -231,3 +306,44 @@ class ContextCompactor:
                 continue
             deleted.append(file)
         return deleted
+
+
+def _open(path: str, flags: int, *, dir_fd: int | None = None) -> int:
+    """``os.open`` with close-on-exec; a link where a file or directory was expected, or a component
+    that is not a directory, is a reason to refuse the file, not a missing file."""
+    try:
+        return os.open(path, flags | getattr(os, "O_CLOEXEC", 0), dir_fd=dir_fd)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise UnrestorableOffloadError("a symbolic link") from exc
+        if exc.errno == errno.ENOTDIR:
+            raise UnrestorableOffloadError("a path component is not a directory") from exc
+        raise UnrestorableOffloadError(f"cannot be opened: {exc.strerror or exc}") from exc
+
+
+def _read_checked(fd: int, info: os.stat_result, device: int, limit: int) -> str:
+    if not stat.S_ISREG(info.st_mode):
+        raise UnrestorableOffloadError("not a regular file")
+    if info.st_dev != device:
+        raise UnrestorableOffloadError("on another device than the offload directory")
+    if info.st_nlink != 1:
+        raise UnrestorableOffloadError(f"has {info.st_nlink} hard links")
+    if info.st_size > limit:
+        raise UnrestorableOffloadError(f"{info.st_size} bytes, over the {limit}-byte restore limit")
+    chunks: list[bytes] = []
+    size = 0
+    while size <= limit:  # the file may grow after fstat; never read more than the limit allows
+        try:
+            chunk = os.read(fd, min(limit + 1 - size, 1 << 20))
+        except OSError as exc:
+            raise UnrestorableOffloadError(f"cannot be read: {exc.strerror or exc}") from exc
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    if size > limit:
+        raise UnrestorableOffloadError(f"grew over the {limit}-byte restore limit while being read")
+    # Like the original's readFileSync(path, "utf-8"): invalid bytes become U+FFFD.
+    return b"".join(chunks).decode("utf-8", errors="replace")

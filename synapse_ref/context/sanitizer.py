@@ -1,13 +1,20 @@
 """Repairs the tool-call protocol of a history before it is replayed to the model.
 
 Providers reject a history where an assistant tool call has no result, where a tool result answers no
-call, or where the call's arguments are not a JSON object; a history interrupted mid-round (abort, crash)
-or produced by a model that emitted broken arguments would otherwise fail every later request.
+call, where two tool calls share an id, or where the call's arguments are not a JSON object; a history
+interrupted mid-round (abort, crash), edited by hand or produced by a model that emitted broken arguments
+would otherwise fail every later request.
+
+The output holds for any input (entries of any JSON type, fields of any type): every kept tool call is a
+mapping with a non-empty string ``id`` unique in the whole history, a string ``name`` and ``arguments``
+that are the strict-JSON text of an object (no ``NaN``/``Infinity``); it is answered by exactly one
+``tool`` message right after its assistant message, and no ``tool`` message answers anything else.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,38 +29,72 @@ class SanitizeResult:
     changed: bool
 
 
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite_float(text: str) -> float:
+    """``1e999`` is JSON syntax but no finite number; a provider would see Infinity (or null)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is out of range")
+    return value
+
+
 def is_object_json(arguments: object) -> bool:
-    """True for the JSON text of an object (``'{}'`` included); ``''``, ``'[]'`` or ``'null'`` are not."""
+    """True for the strict-JSON text of an object (``'{}'`` included); ``''``, ``'[]'``, ``'null'``,
+    ``'{"x": NaN}'``, ``'{"x": 1e999}'``, a number past the parser's digit limit or nesting past its
+    depth are not."""
+    if not isinstance(arguments, str):
+        return False
     try:
-        value = json.loads(arguments)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+        value = json.loads(arguments, parse_constant=_reject_constant, parse_float=_finite_float)
+    except (ValueError, RecursionError):
         return False
     return isinstance(value, dict)
 
 
-def sanitize_tool_protocol_history(messages: list[Message]) -> SanitizeResult:
+def _tool_calls(message: Message) -> list[Any] | None:
+    """The message's tool calls (``[]`` when it has none), or None when the field is malformed."""
+    calls = message.get("toolCalls")
+    if calls is None:
+        return []
+    return calls if isinstance(calls, list) else None
+
+
+def sanitize_tool_protocol_history(messages: list[Any]) -> SanitizeResult:
     """Keep an assistant tool-call turn only with a complete, well-formed set of results right after it.
 
-    A turn whose arguments are malformed, or whose results are missing, unknown or duplicated, is dropped
-    together with the tool messages that follow it; a tool message that answers no call is dropped too.
-    The original's rule: the whole assistant message goes, text included, so no half-turn is replayed.
+    A turn whose calls are malformed (not a mapping, id missing, not a string, repeated, arguments not an
+    object) or whose results are missing, unknown or duplicated is dropped together with the tool
+    messages that follow it; a tool message that answers no call is dropped too, and so is an entry that
+    is not a message at all.  The original's rule: the whole assistant message goes, text included, so
+    no half-turn is replayed.
     """
+    entries = list(messages)
     sanitized: list[Message] = []
+    used_ids: set[str] = set()
     index = 0
-    total = len(messages)
+    total = len(entries)
     while index < total:
-        message = messages[index]
+        message = entries[index]
+        if not isinstance(message, dict):
+            index += 1
+            continue
         role = message.get("role")
         if role == "assistant":
             # Without tool calls the round is complete with no results, and any tool message after it
             # answers nothing, so it is dropped like any other stray result.
             following = index + 1
-            while following < total and messages[following].get("role") == "tool":
+            while following < total and _is_tool_message(entries[following]):
                 following += 1
-            kept = _complete_round(message.get("toolCalls") or [], messages[index + 1 : following])
+            calls = _tool_calls(message)
+            results = entries[index + 1 : following]
+            kept = _complete_round(calls, results, used_ids) if calls is not None else None
             if kept is not None:
                 sanitized.append(message)
                 sanitized.extend(kept)
+                used_ids.update(call["id"] for call in calls or [])
                 index += 1 + len(kept)
             else:
                 index = following
@@ -66,11 +107,30 @@ def sanitize_tool_protocol_history(messages: list[Message]) -> SanitizeResult:
     return SanitizeResult(sanitized, len(sanitized) != total)
 
 
-def _complete_round(tool_calls: list[Any], tool_messages: list[Message]) -> list[Message] | None:
+def _is_tool_message(entry: Any) -> bool:
+    return isinstance(entry, dict) and entry.get("role") == "tool"
+
+
+def _well_formed_call(call: Any) -> bool:
+    return (
+        isinstance(call, dict)
+        and isinstance(call.get("id"), str)
+        and call["id"] != ""
+        and isinstance(call.get("name"), str)
+        and is_object_json(call.get("arguments"))
+    )
+
+
+def _complete_round(
+    tool_calls: list[Any], tool_messages: list[Message], used_ids: set[str]
+) -> list[Message] | None:
     """The tool messages answering every call exactly once, or None when the round is unusable."""
-    if not all(isinstance(call, dict) and is_object_json(call.get("arguments")) for call in tool_calls):
+    if not all(_well_formed_call(call) for call in tool_calls):
         return None
-    expected = {str(call.get("id")) for call in tool_calls}
+    ids = [call["id"] for call in tool_calls]
+    expected = set(ids)
+    if len(expected) != len(ids) or expected & used_ids:
+        return None
     matched: list[Message] = []
     seen: set[str] = set()
     for tool_message in tool_messages:

@@ -192,6 +192,16 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ID",
         help="resume session ID (an unknown ID is an error), or the most recent session when no ID is given",
     )
+    parser.add_argument(
+        "--provider",
+        choices=("echo", "anthropic", "openai"),
+        default="echo",
+        help="the model's API: echo (offline, the default), anthropic (ANTHROPIC_API_KEY, "
+        "ANTHROPIC_BASE_URL) or openai (OPENAI_API_KEY, OPENAI_BASE_URL)",
+    )
+    parser.add_argument(
+        "--model", default="", help="the model's name (default: the provider's; openai needs one)"
+    )
     parser.add_argument("--version", action="version", version=f"synapse {synapse_ref.__version__}")
     return parser
 
@@ -210,12 +220,24 @@ class TurnSignal:
 class Repl:
     """One interactive run: the current session and runner, and the command context around them."""
 
-    def __init__(self, home: Path, out: TextIO, *, is_tty: bool, resume: str | None = None) -> None:
+    def __init__(
+        self,
+        home: Path,
+        out: TextIO,
+        *,
+        is_tty: bool,
+        resume: str | None = None,
+        llm: Any = None,
+    ) -> None:
         self.home = home
         self.sessions_dir = home / "sessions"
         self.out = out
         self.is_tty = is_tty
-        self.llm = EchoLLM()
+        self.llm = llm if llm is not None else EchoLLM()
+        self.streamed = False
+        listen = getattr(self.llm, "with_text_listener", None)
+        # The turn's replies print as they arrive; summaries for compaction stay silent.
+        self.turn_llm = listen(self._print_piece) if callable(listen) else self.llm
         self.toolset = EmptyToolset()
         self.notice = ""
         self.session: Session = self._start(resume)
@@ -254,8 +276,13 @@ class Repl:
 
     def _runner_for(self, session: Session) -> AgentRunner:
         return AgentRunner(
-            self.llm, self.toolset, session=session, orchestrator=ContextOrchestrator(self.llm)
+            self.turn_llm, self.toolset, session=session, orchestrator=ContextOrchestrator(self.llm)
         )
+
+    def _print_piece(self, text: str) -> None:
+        self.streamed = True
+        self.out.write(text)
+        self.out.flush()
 
     def _switch(self, session: Session) -> None:
         self.session = session
@@ -349,6 +376,7 @@ class Repl:
         """One model turn; Ctrl-C aborts it (the runner's signal, and the request in flight is cancelled)
         and the REPL goes back to the prompt."""
         turn_signal = TurnSignal()
+        self.streamed = False
         turn = asyncio.ensure_future(self.runner.run(line, signal=turn_signal))
 
         def interrupt() -> None:
@@ -357,7 +385,12 @@ class Repl:
 
         with _on_interrupt(interrupt):
             try:
-                self.say(await turn)
+                answer = await turn
+                if self.streamed:
+                    self.out.write("\n")  # the reply was printed as it arrived
+                    self.out.flush()
+                else:
+                    self.say(answer)
             except asyncio.CancelledError:
                 if not turn_signal.aborted:
                     raise
@@ -416,8 +449,9 @@ def main(
     home = args.home.expanduser() if args.home is not None else synapse_home()
     is_tty = out.isatty() and lines.isatty()
     try:
+        llm = _model_client(args.provider, args.model)
         with _log_to_file(home / "logs" / "agent.log"):
-            repl = Repl(home, out, is_tty=is_tty, resume=args.resume)
+            repl = Repl(home, out, is_tty=is_tty, resume=args.resume, llm=llm)
             _run(repl, args.resume is not None, lines, out)
     except StartupError as error:
         sys.stderr.write(f"synapse: {error}\n")
@@ -430,13 +464,29 @@ def main(
     return 0
 
 
+def _model_client(provider: str, model: str) -> Any:
+    """The model the REPL talks to; a missing key or model is a start-up error, not a traceback."""
+    if provider == "echo":
+        return EchoLLM(model or ECHO_MODEL)
+    import os
+
+    from synapse_ref.llm import make_llm_client
+    from synapse_ref.llm.errors import ProviderError
+
+    try:
+        return make_llm_client(provider, model, env=os.environ)
+    except ProviderError as error:
+        raise StartupError(str(error)) from None
+
+
 def _run(repl: Repl, resumed: bool, lines: TextIO, out: TextIO) -> None:
     home = repl.home
-    out.write(
-        "Synapse REPL (reference implementation)\n"
-        "Model: offline echo model (no network; replies repeat your message)\n"
-        f"Home: {home}\n"
+    model = (
+        "offline echo model (no network; replies repeat your message)"
+        if isinstance(repl.llm, EchoLLM)
+        else repl.llm.model_name
     )
+    out.write(f"Synapse REPL (reference implementation)\nModel: {model}\nHome: {home}\n")
     if repl.notice:
         out.write(repl.notice + "\n")
     elif resumed:

@@ -13,9 +13,9 @@ Durability policy
 Message counts
     An index entry's ``messageCount`` counts the messages of the history file up to byte
     ``historySize`` of the file with inode ``historyInode`` (fields of this implementation; other
-    tools ignore them).  Readers (``list``,
-    ``find``) add the messages of the complete lines after that offset, so they show the file's count
-    even after a crash between an append and its index update.  An append therefore rewrites
+    tools ignore them).  Readers (``list``, ``find``) add the messages of the lines after that offset,
+    so they show the file's count even after a crash between an append and its index update; ``find``
+    recounts a file that was replaced, or whose entry another tool wrote.  An append therefore rewrites
     ``sessions.json`` at once only when it sets the title or when this object's previous append-driven
     update is at least ``INDEX_UPDATE_INTERVAL`` seconds old; otherwise the entry catches up with the
     session's next write.  Every update is a read-modify-write of the entry under the index lock, so
@@ -27,6 +27,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import copy
+import logging
 import os
 import secrets
 import shutil
@@ -51,6 +52,8 @@ from synapse_ref.session.persistence import (
 from synapse_ref.session.pricing import load_pricing
 from synapse_ref.session.usage import accumulate_usage, create_empty_usage
 from synapse_ref.session.usage import reset_usage as _reset_usage
+
+logger = logging.getLogger("synapse.session")
 
 INDEX_UPDATE_INTERVAL = 0.1
 """Seconds between two index updates driven by appends alone (see the module docstring)."""
@@ -269,9 +272,14 @@ class Session:
             pricing=pricing,
             pricing_path=pricing_path,
         )
-        session._message_count, session._anchor = reconcile_count(
-            session.history_path, int(entry["messageCount"]), _anchor(entry)
-        )
+        session._message_count = int(entry["messageCount"])
+        if _is_file_name(session_id):
+            try:
+                session._message_count, session._anchor = reconcile_count(
+                    session.history_path, session._message_count, _anchor(entry)
+                )
+            except OSError as exc:  # an unreadable history: the index's count is all there is
+                logger.warning("Could not count the messages of %s: %s", session.history_path, exc)
         return session
 
     @classmethod

@@ -11,8 +11,9 @@ import os
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TextIO
 
-from synapse_ref.workflow.command import run_on_stop
+from synapse_ref.workflow.command import PROG, CommandOutcome, run_on_stop
 
 WORKFLOW_HOME_ENV = "SYNAPSE_WORKFLOW_HOME"
 
@@ -27,16 +28,27 @@ def system_clock() -> datetime:
 
 
 def main() -> int:
+    """Always prints ``{"result": ...}`` and returns 0: Claude Code shows a failing hook's traceback
+    in the conversation, so even an unexpected error is only a notice on stderr."""
     # Notices already reach stderr once, as plain lines; logging's last-resort handler would repeat them.
     logging.getLogger("synapse").addHandler(logging.NullHandler())
-    stdin = sys.stdin.buffer.read().decode("utf-8", errors="replace")
-    outcome = run_on_stop(stdin, root=default_root(), clock=system_clock)
-    sys.stdout.buffer.write(outcome.stdout.encode("utf-8"))
-    sys.stdout.flush()
+    try:
+        stdin = sys.stdin.buffer.read().decode("utf-8", errors="replace")
+        outcome = run_on_stop(stdin, root=default_root(), clock=system_clock)
+    except Exception as exc:
+        outcome = CommandOutcome('{"result": ""}\n', f"{PROG}: hook failed: {exc!r}\n", 0)
+    _write(sys.stdout, outcome.stdout)
     if outcome.stderr:
-        sys.stderr.buffer.write(outcome.stderr.encode("utf-8"))
-        sys.stderr.flush()
-    return outcome.exit_code
+        _write(sys.stderr, outcome.stderr)
+    return 0
+
+
+def _write(stream: TextIO, text: str) -> None:
+    try:
+        stream.buffer.write(text.encode("utf-8", errors="replace"))
+        stream.flush()
+    except OSError:  # the reader went away; there is nobody left to tell
+        pass
 
 
 if __name__ == "__main__":

@@ -26,9 +26,15 @@ class CommandOutcome:
     exit_code: int
 
 
+def _printable(text: str) -> str:
+    """``text`` without lone surrogates (a ``\\ud800`` escape in the input can put one in a notice),
+    which no UTF-8 stream can carry."""
+    return text.encode("utf-8", errors="replace").decode("utf-8")
+
+
 def _answer(result: str, notices: list[str]) -> CommandOutcome:
-    stdout = json.dumps({"result": result}, ensure_ascii=False) + "\n"
-    stderr = "".join(f"{PROG}: {notice}\n" for notice in notices)
+    stdout = json.dumps({"result": _printable(result)}, ensure_ascii=False) + "\n"
+    stderr = "".join(f"{PROG}: {_printable(notice)}\n" for notice in notices)
     return CommandOutcome(stdout, stderr, 0)
 
 
@@ -40,6 +46,8 @@ def run_on_stop(stdin: str, *, root: Path | str, clock: Clock) -> CommandOutcome
         event = json.loads(stdin)
     except json.JSONDecodeError as exc:
         return _answer("", [f"invalid JSON on stdin: {exc}"])
+    except (ValueError, RecursionError) as exc:  # a number past the digit limit, nesting past the stack
+        return _answer("", [f"unreadable JSON on stdin: {type(exc).__name__}: {str(exc)[:200]}"])
     if not isinstance(event, dict):
         return _answer("", [f"expected a JSON object on stdin, got {type(event).__name__}"])
     try:

@@ -45,6 +45,35 @@ class WorkflowPaths:
         return self.session_dir(session_id) / "active-agent.json"
 
 
+def temp_prefix(path: Path) -> str:
+    """Temp files of an atomic write of ``path`` are ``.<name>.<random>.tmp`` next to it."""
+    return f".{path.name}."
+
+
+def remove_interrupted_writes(path: Path) -> list[Path]:
+    """Delete the temp files that writes of ``path`` killed before their rename left behind.
+
+    Only call it holding the lock every writer of ``path`` takes: then no write is under way, so every
+    such temp file is a leftover.  Only regular files with exactly that name pattern go (a symlink or
+    directory of that name is left alone); a file that cannot be deleted is skipped."""
+    removed: list[Path] = []
+    prefix = temp_prefix(path)
+    try:
+        entries = list(os.scandir(path.parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        if not (entry.name.startswith(prefix) and entry.name.endswith(".tmp")):
+            continue
+        try:
+            if entry.is_file(follow_symlinks=False):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed
+
+
 def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
@@ -53,7 +82,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write through a temp file in the same directory, fsync it, then ``os.replace``: a reader sees
     the old content or the new one, never half of either.  The directory exists already (the callers
     hold a lock file in it)."""
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp_name = tempfile.mkstemp(prefix=temp_prefix(path), suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)

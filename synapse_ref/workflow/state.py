@@ -22,7 +22,7 @@ from typing import Any
 
 from filelock import FileLock
 
-from synapse_ref.workflow.paths import WorkflowPaths, atomic_write_text
+from synapse_ref.workflow.paths import WorkflowPaths, atomic_write_text, remove_interrupted_writes
 from synapse_ref.workflow.registry import STAGES, WORKFLOWS, base_stage
 from synapse_ref.workflow.timeline import Clock, iso_timestamp
 
@@ -172,4 +172,6 @@ class WorkflowStore:
         return FileLock(str(self.paths.session_dir(session_id) / "workflow.json.lock"))
 
     def _write(self, session_id: str, state: Mapping[str, Any]) -> None:
+        """Under the session's lock, so leftovers of a write killed before its rename can go too."""
+        remove_interrupted_writes(self.path(session_id))
         atomic_write_text(self.path(session_id), json.dumps(state, ensure_ascii=False, indent=2) + "\n")

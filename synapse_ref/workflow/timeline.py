@@ -22,7 +22,7 @@ from typing import Any
 
 from filelock import FileLock
 
-from synapse_ref.workflow.paths import WorkflowPaths, atomic_write_bytes
+from synapse_ref.workflow.paths import WorkflowPaths, atomic_write_bytes, remove_interrupted_writes
 from synapse_ref.workflow.registry import TIMELINE_EVENTS
 
 Clock = Callable[[], datetime]
@@ -86,6 +86,7 @@ class Timeline:
         line = json.dumps(event, ensure_ascii=False) + "\n"
         path = self.path(session_id)
         with FileLock(str(path.parent / "timeline.jsonl.lock")):  # creates the session directory
+            remove_interrupted_writes(path)  # a trim killed before its rename
             with path.open("a+b") as handle:
                 if handle.seek(0, os.SEEK_END) > 0:
                     handle.seek(-1, os.SEEK_END)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -17,6 +18,17 @@ from typing import Any
 from synapse_spec.protocol.codec import error_json, make_error
 
 PROTOCOL_VERSION = "1.0"
+
+NESTING = 10_000
+"""How deeply nested a value both Python ends carry: data an implementation keeps in process (a session line
+nested 1 000 arrays deep) must cross the wire too, and Python's default recursion limit (1 000) would stop
+the encoder first.  ``allow_deep_values`` raises the limit to this once per process."""
+
+
+def allow_deep_values() -> None:
+    if sys.getrecursionlimit() < NESTING:
+        sys.setrecursionlimit(NESTING)
+
 
 SERVER_ERROR = -32000
 PARSE_ERROR = -32700
@@ -27,8 +39,10 @@ INTERNAL_ERROR = -32603
 
 
 def dumps(message: dict[str, Any]) -> str:
-    """One line of NDJSON; NaN and infinities never reach it (they travel as ``$float``)."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    """One line of NDJSON in ASCII: a string may hold a lone surrogate (any text a hook reads on stdin),
+    which UTF-8 cannot encode but a ``\\ud800`` escape carries to any JSON parser.  NaN and infinities
+    never reach it (they travel as ``$float``)."""
+    return json.dumps(message, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
 
 
 class WireError(Exception):

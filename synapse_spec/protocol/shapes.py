@@ -252,6 +252,31 @@ def protocol_named(name: str) -> type | None:
     return contract_protocols().get(name)
 
 
+def implementation_member(name: str) -> Member | None:
+    """A member of handle 0: of ``Implementation``, or of a Protocol an implementation offers with a
+    capability (``HttpLLMClientFactory.http_llm_client`` for ``llm-http``)."""
+    for proto in implementation_protocols():
+        member = protocol_info(proto).members.get(name)
+        if member is not None:
+            return member
+    return None
+
+
+@cache
+def implementation_protocols() -> tuple[type, ...]:
+    extra = [
+        p
+        for p in contract_protocols().values()
+        if p is not contract.Implementation and set(protocol_info(p).members) & _capability_members()
+    ]
+    return (contract.Implementation, *extra)
+
+
+def _capability_members() -> set[str]:
+    factories = getattr(contract, "CAPABILITY_FACTORIES", {})
+    return {str(member) for members in factories.values() for member in members}
+
+
 def member_kind(proto: type, name: str) -> str | None:
     member = protocol_info(proto).members.get(name)
     return member.kind if member else None

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from synapse_spec.protocol.shapes import LIVE_PORTS, Member, Param, contract_protocols, protocol_info
+from synapse_spec.protocol.shapes import (
+    LIVE_PORTS,
+    Member,
+    Param,
+    contract_protocols,
+    implementation_protocols,
+    protocol_info,
+)
 
 PROTOCOL_MD = Path(__file__).with_name("PROTOCOL.md")
 BEGIN = "<!-- BEGIN GENERATED MEMBER TABLE: python -m synapse_spec.protocol table -->"
@@ -41,6 +48,8 @@ def render() -> str:
     for proto in objects:
         info = protocol_info(proto)
         note = " (handle 0)" if info.name == "Implementation" else ""
+        if proto in implementation_protocols()[1:]:
+            note = " (more members of handle 0, for a server that declares their capability)"
         if info.name in LIVE_PORTS:
             note = " (a port whose properties are read live, not a record)"
         lines += [

@@ -38,6 +38,35 @@ def _validators() -> dict[str, Any]:
     return validators
 
 
+_SEEN_LIMIT = 512
+
+
+def _cached(problem: Callable[[Any, Any], str | None]) -> Callable[[Any, Any], str | None]:
+    """Remember the verdict on recent messages: a scenario that repeats one call thousands of times sends
+    the same message each time (only its id differs), and jsonschema is slow on large nested values."""
+    seen: dict[tuple[int, str], str | None] = {}
+    lock = threading.Lock()
+
+    def check(validator: Any, instance: Any) -> str | None:
+        body = {k: v for k, v in instance.items() if k != "id"} if isinstance(instance, dict) else instance
+        try:
+            key = (id(validator), json.dumps(body, sort_keys=True, allow_nan=True))
+        except (TypeError, ValueError):
+            return problem(validator, instance)
+        with lock:
+            if key in seen:
+                return seen[key]
+        verdict = problem(validator, instance)
+        with lock:
+            if len(seen) >= _SEEN_LIMIT:
+                seen.pop(next(iter(seen)))
+            seen[key] = verdict
+        return verdict
+
+    return check
+
+
+@_cached
 def _problem(validator: Any, instance: Any) -> str | None:
     from jsonschema.exceptions import best_match
 

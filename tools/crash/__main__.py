@@ -1,7 +1,7 @@
 """``python -m tools.crash``: kill a process in the middle of session writes, then check what is left.
 
 For each write path (``append``: ``append_message``; ``rewrite``: ``rewrite_history``; ``index``:
-``update_usage``, which rewrites ``sessions.json``) and each trial, a child process opens one session
+``update_usage``, which rewrites ``sessions.json``) and each trial, a forked child process opens one session
 (the same one across ``--epoch`` trials of a path, so damage would pile up as it does for a user), repeats the
 write and reports through a pipe every write that returned.  It is killed with SIGKILL after a random
 delay.  The parent then reads the session back through the contract and counts:
@@ -28,17 +28,19 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import random
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from synapse_spec.contract import Implementation
+from tools.crash import child
 from tools.crash.workload import load_implementation, message, message_tag, rewrite_messages, tag
 
 PATHS = ("append", "rewrite", "index")
@@ -97,36 +99,37 @@ class World:
     history_tags: list[str] = field(default_factory=list)
     input_total: int = 0
     skipped_lines: int = 0
+    expected: dict[str, Any] = field(default_factory=dict)
+
+    def message(self, trial: int, n: int) -> Any:
+        """The message the workload wrote as (trial, n), made once."""
+        key = tag(trial, n)
+        if key not in self.expected:
+            self.expected[key] = message(trial, n)
+        return self.expected[key]
 
 
-def run_child(world: World, path: str, trial: int, impl: str, delay: float) -> tuple[int, str]:
-    """Start the child, kill it ``delay`` seconds after it is ready; the last acknowledged write."""
-    child = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tools.crash.child",
-            path,
-            str(world.sessions_dir),
-            SESSION_ID,
-            str(trial),
-            impl,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    assert child.stdout is not None
-    ready = child.stdout.readline()
+def run_child(world: World, path: str, trial: int, delay: float) -> tuple[int, str]:
+    """Fork the child, kill it ``delay`` seconds after it is ready; the last acknowledged write."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_fd)
+        child.run(world.synapse, path, world.sessions_dir, SESSION_ID, trial, write_fd)
+    os.close(write_fd)
+    with os.fdopen(read_fd, "rb") as reports:
+        ready = reports.readline()
+        if ready.strip() == b"READY":
+            time.sleep(delay)
+        os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+        lines = reports.read().decode(errors="replace").splitlines()
     if ready.strip() != b"READY":
-        child.kill()
-        _, err = child.communicate()
-        return -1, f"child did not start: {ready!r} {err.decode(errors='replace')[-500:]}"
-    time.sleep(delay)
-    child.send_signal(signal.SIGKILL)
-    out, err = child.communicate()
-    acks = [int(line.split()[1]) for line in out.decode().splitlines() if line.startswith("ACK ")]
-    if child.returncode != -signal.SIGKILL:
-        return -1, f"child ended by itself ({child.returncode}): {err.decode(errors='replace')[-500:]}"
+        return -1, f"child did not start: {ready.decode(errors='replace')}"
+    errors = [line for line in lines if line.startswith("ERROR ")]
+    if errors or not os.WIFSIGNALED(status):
+        return -1, f"child stopped by itself: {errors[:1]}"
+    acks = [int(line.split()[1]) for line in lines if line.startswith("ACK ")]
     return (acks[-1] if acks else 0), ""
 
 
@@ -164,7 +167,7 @@ def check(world: World, tally: Tally, path: str, trial: int, last_ack: int) -> N
     tags = [message_tag(m) or "" for m in history]
     for value, t in zip(history, tags, strict=True):
         trial_part, _, n = (t or "").partition(".")
-        if t is None or not n.isdigit() or value != message(int(trial_part[1:]), int(n)):
+        if t is None or not n.isdigit() or value != world.message(int(trial_part[1:]), int(n)):
             tally.corrupt += 1
             tally.note(
                 f"trial {trial}: the history holds a message that was never written: {str(value)[:80]}"
@@ -232,7 +235,7 @@ def run_path(
                 shutil.rmtree(world.sessions_dir, ignore_errors=True)
             sessions_dir = Path(tempfile.mkdtemp(prefix=f"crash-{path}-{trial}-", dir=root))
             world = World(sessions_dir, load_implementation(impl)())
-        last_ack, error = run_child(world, path, trial, impl, rng.uniform(0, max_delay))
+        last_ack, error = run_child(world, path, trial, rng.uniform(0, max_delay))
         if error:
             tally.corrupt += 1
             tally.note(f"trial {trial}: {error}")
@@ -259,9 +262,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
-    logging.getLogger().setLevel(logging.WARNING)
-    logging.getLogger().handlers.clear()
-    logging.getLogger().addHandler(logging.NullHandler())
     print(f"crash test: {args.trials} kills per path, seed {seed}, implementation {args.impl}")
     failed = False
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
@@ -276,4 +276,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    # The warnings of damaged lines are counted, not printed.
+    logging.getLogger().addHandler(logging.NullHandler())
     sys.exit(main())

@@ -5,6 +5,7 @@ Run from the project root. Examples::
     python -m tools.mutation --module 'synapse_ref/context/*'
     python -m tools.mutation --sample 200 --seed 7 --json reports/mutation.json
     python -m tools.mutation --list --module 'synapse_ref/session/usage.py'
+    python -m tools.mutation --semantic --jobs 2      # plausible porting bugs instead (semantic_runner)
 
 A mutant counts as killed when the spec fails (or errors) with it, as timed out when the run exceeds
 ``--timeout-factor`` times the unmutated run of its scenarios, as not covered when no scenario executes
@@ -95,6 +96,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="start no mutant after this many seconds; the mutants then run in random order (--seed)",
     )
     parser.add_argument("--list", action="store_true", help="print the mutants without running them")
+    parser.add_argument(
+        "--semantic",
+        action="store_true",
+        help="run the semantic mutants of tools/mutation/semantic/ instead (--semantic --help: options)",
+    )
     parser.add_argument("--json", type=Path, metavar="PATH", help="write the results as JSON")
     parser.add_argument(
         "--min-score", type=float, default=0.0, help="exit 1 below this score in %% (default: 0)"
@@ -260,6 +266,11 @@ def log(message: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if "--semantic" in arguments:
+        from tools.mutation import semantic_runner
+
+        return semantic_runner.main(arguments)
     args = parse_args(argv)
     root = Path.cwd()
     if not (root / "synapse_ref").is_dir() or not (root / "pyproject.toml").is_file():

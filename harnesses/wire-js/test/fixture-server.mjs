@@ -1,4 +1,5 @@
 // A small server used by the unit tests: one factory per protocol feature the tests exercise.
+import fs from "node:fs";
 import { serve, getLogger, handle, kw } from "../wire.mjs";
 
 const log = getLogger("synapse.test.fixture");
@@ -61,6 +62,7 @@ serve({
     call_function: async (fn, arg) => fn(arg),
     same_port: (a, b) => a === b,
     make_adder: (n) => (m) => n + m,
+    write_bytes: (path, n) => fs.writeFileSync(path, Buffer.alloc(n)),
     wrap: (value) => handle({ value, get: () => value }, "Wrapper"),
   },
 });

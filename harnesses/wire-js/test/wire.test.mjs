@@ -1,5 +1,9 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Kit } from "./kit.mjs";
 import { camelCase, snakeCase } from "../wire.mjs";
@@ -199,6 +203,26 @@ test("a function handle is called with a null method", async () => {
   const fn = await kit.call(0, "make_adder", [2]);
   assert.equal(fn.type, "function");
   assert.equal(await kit.result("call", { target: fn.$handle, method: null, args: [40] }), 42);
+});
+
+test("a write past the file size limit fails with EFBIG and the server lives on (PROTOCOL.md §6)", async (t) => {
+  try {
+    execFileSync("prlimit", ["--version"], { stdio: "ignore" });
+  } catch {
+    t.skip("prlimit (util-linux) is not installed");
+    return;
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wire-js-fsize-"));
+  execFileSync("prlimit", [`--pid=${kit.child.pid}`, "--fsize=1024:"]);
+  try {
+    const response = await kit.request("call", { target: 0, method: "write_bytes", args: [path.join(dir, "big"), 4096] });
+    assert.equal(response.error?.data?.name, "Error");
+    assert.match(response.error.message, /EFBIG/);
+  } finally {
+    execFileSync("prlimit", [`--pid=${kit.child.pid}`, "--fsize=unlimited:"]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  assert.equal(await kit.call(0, "echo", [1]), 1, "the server lives on");
 });
 
 test("a wrapped plain object is a handle, and shutdown ends the process with 0", async () => {

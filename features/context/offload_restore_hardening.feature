@@ -1,0 +1,75 @@
+@context @seed-000 @beyond-seed
+Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普通文件
+  Restoring offloaded content reads only a small regular file of the offload directory: reached without
+  following a link (even one swapped in after the check), with one link, on the directory's device, at
+  most SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES bytes (default 1 MiB), opened without blocking; any other
+  reference keeps its text and a warning names it, and a NUL in a path never fails compaction.
+
+  卸载目录里可能出现 agent 没写过的东西，也可能有另一个进程在恢复的同时改动它。恢复只读取这样的文件：
+  位于卸载目录内、打开时不经过任何符号链接（检查之后才被换成链接的也不行）、是普通文件、与卸载目录在同一
+  设备上、只有一个链接（硬链接可以指向任何地方的文件）、不超过 `SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES` 字节
+  （使用时读取；未设置或不是正整数时为 1048576，即 1 MiB）。打开文件不得阻塞：命名管道不能让压缩永远挂起。
+  不满足这些条件的引用保持 `Tool result is at: <path>` 原文，并记录一条指明该引用路径的 warning；只有文件
+  不存在时才按种子替换为 `[Content unavailable: <path>]`。路径中的 NUL 字符（写作 `\0`）不能让压缩失败。
+  `{offloaded}` 表示 `<会话目录>/offloaded`，`{outside}` 表示会话目录旁的一个目录；每次压缩最多等待 10 秒，
+  超时即判定失败。
+
+  Background:
+    Given 一个会话 offload 目录与一个使用脚本化模型 "main-model" 的 ContextCompactor（`preserveCount=5`）
+    And offload 文件:
+      | file                 | content          |
+      | {outside}/secret.txt | 目录外的机密内容 |
+    And 模型的总结回复为 "## Current Status\n摘要"
+
+  @CTX-042
+  Scenario Outline: 不能安全读取的卸载文件保持引用原文并记录 warning，压缩照常完成 — <情形>
+    Given 一段 10 条消息的历史，第 `3` 条 tool 消息引用 `{offloaded}/<文件名>`
+    And 被引用的卸载文件是<情形>
+    When 执行 compact，最多等待 10 秒
+    Then 压缩应在时限内成功完成
+    And 总结模型看到的第 `3` 条消息应保持引用原文
+    And 应记录一条指明该引用路径的 warning
+    And 发给模型的请求中不应出现目录外的内容
+
+    Examples:
+      | 情形                                  | 文件名         |
+      | 一个命名管道（FIFO）                  | pipe           |
+      | 指向 `{outside}/secret.txt` 的硬链接  | hard.txt       |
+      | 路径中含 NUL 字符、无法打开的名字     | bad\0name.txt  |
+
+  @CTX-043
+  Scenario: 保留区中路径含 NUL 字符的引用不让压缩失败，也不妨碍清理
+    Given 一段 10 条消息的历史，第 `8` 条 tool 消息引用 `{offloaded}/bad\0name.txt`
+    And offload 文件:
+      | file                  | content        |
+      | {offloaded}/early.txt | 早期的工具输出 |
+    When 执行 compact，最多等待 10 秒
+    Then 压缩应在时限内成功完成
+    And 保留区的第 `8` 条消息应保持引用原文
+    And 卸载文件 `{offloaded}/early.txt` 应被删除并列入 `deletedFiles`
+
+  @CTX-044
+  Scenario Outline: 恢复的文件大小上限由 `SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES` 决定 — 设置 "<设置>"、<字节数> 字节
+    Given 环境变量 `SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES` 为 "<设置>"
+    And 一段 10 条消息的历史，第 `3` 条 tool 消息引用 `{offloaded}/sized.txt`
+    And 被引用的卸载文件是一个 <字节数> 字节的 ASCII 文本文件
+    When 执行 compact，最多等待 10 秒
+    Then 压缩应在时限内成功完成
+    And 总结模型看到的第 `3` 条消息应<结果>
+
+    Examples:
+      | 设置 | 字节数  | 结果                                  |
+      | 100  | 100     | 为该文件的内容                        |
+      | 100  | 101     | 保持引用原文，并有指明该引用路径的 warning |
+      |      | 1048576 | 为该文件的内容                        |
+      |      | 1048577 | 保持引用原文，并有指明该引用路径的 warning |
+      | abc  | 1048577 | 保持引用原文，并有指明该引用路径的 warning |
+      | 0    | 1048577 | 保持引用原文，并有指明该引用路径的 warning |
+
+  @CTX-045
+  Scenario: 另一个进程反复把卸载文件换成指向目录外的符号链接时，恢复永远读不到目录外的内容
+    Given 一段 10 条消息的历史，第 `3` 条 tool 消息引用 `{offloaded}/swap.txt`
+    And 另一个进程不停地把 `{offloaded}/swap.txt` 换成内容为 "目录内的工具输出" 的普通文件或指向 `{outside}/secret.txt` 的符号链接
+    When 执行压缩前的引用恢复 5000 次
+    Then 任何一次恢复的结果中都不应出现目录外的内容
+    And 每一次第 `3` 条消息都应为 "目录内的工具输出" 或保持引用原文

@@ -1,0 +1,27 @@
+@workflow @seed-002 @beyond-seed
+Feature: SubagentStop hook 的值來源優先順序與每個分支後的清理
+  A value with two sources takes the more specific one: the event's own `session_id` wins over the
+  CLAUDE_SESSION_ID environment variable, which only stands in for a missing id. Whatever the verdict,
+  the finished agent's `active-agent.json` is removed: the agent no longer runs.
+
+  @WF-090
+  Scenario: 事件有 session_id 時優先於環境變數 CLAUDE_SESSION_ID
+    Given 一個 standard workflow 的 DEV stage 正在進行
+    And 環境變數 CLAUDE_SESSION_ID 是另一個沒有 workflow 的 session 的 id
+    When SubagentStop hook 收到 `developer` 的結束事件，VERDICT 為 PASS
+    Then hook 記錄 DEV 的結果為 pass
+    And hook 的 `result` 第一行為「✅ 💻 開發完成」
+
+  @WF-091
+  Scenario Outline: hook 在任何 verdict 之後都刪除 session 目錄中的 active-agent.json — <verdict>
+    Given 一個 standard workflow 的 DEV stage 正在進行
+    And session 目錄中有記錄 developer 的 active-agent.json
+    When SubagentStop hook 收到 `developer` 的結束事件，VERDICT 為 <verdict>
+    Then session 目錄中不再有 active-agent.json
+    And hook 記錄 DEV 的結果為 <result>
+
+    Examples:
+      | verdict | result |
+      | PASS    | pass   |
+      | FAIL    | fail   |
+      | REJECT  | reject |

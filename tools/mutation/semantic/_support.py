@@ -1,0 +1,237 @@
+"""Shared pieces of the semantic mutants: a delegating wrapper and helpers on the contract's records."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+
+class Delegate:
+    """Forwards every attribute it does not define to the wrapped component.
+
+    A mutant subclasses it and defines the one method it breaks; everything else is the reference's.
+    """
+
+    def __init__(self, inner: Any) -> None:
+        object.__setattr__(self, "_inner", inner)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(object.__getattribute__(self, "_inner"), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name.startswith("_mut_"):
+            object.__setattr__(self, name, value)
+        else:
+            setattr(object.__getattribute__(self, "_inner"), name, value)
+
+
+def replace_record(record: Any, **changes: Any) -> Any:
+    """A copy of a result record with some fields changed (dataclass or plain object)."""
+    if dataclasses.is_dataclass(record) and not isinstance(record, type):
+        return dataclasses.replace(record, **changes)
+    return _Record({**{k: getattr(record, k) for k in dir(record) if not k.startswith("_")}, **changes})
+
+
+class _Record:
+    def __init__(self, fields: dict[str, Any]) -> None:
+        self.__dict__.update(fields)
+
+
+@dataclasses.dataclass
+class Turn:
+    """A conversation turn built by a mutant (``compact`` and ``summarize`` accept any turn-like)."""
+
+    id: str
+    role: str
+    content: str
+    tool_calls: Any = None
+    tool_results: Any = None
+    raw_content: Any = None
+
+
+@dataclasses.dataclass
+class ToolResultRecord:
+    tool_use_id: str
+    content: str
+
+
+def turn_like(turn: Any, **changes: Any) -> Turn:
+    fields = {
+        "id": turn.id,
+        "role": turn.role,
+        "content": turn.content,
+        "tool_calls": turn.tool_calls,
+        "tool_results": turn.tool_results,
+        "raw_content": getattr(turn, "raw_content", None),
+    }
+    return Turn(**{**fields, **changes})
+
+
+def env_positive_int(name: str, default: int) -> int:
+    """A positive integer setting with a leading-integer parse (``"2.9"`` is 2), else ``default``."""
+    import os
+    import re
+
+    found = re.match(r"\s*([+-]?\d+)", os.environ.get(name, ""))
+    value = int(found.group(1)) if found else 0
+    return value if value > 0 else default
+
+
+def align_tail(text: str, tail: str) -> str:
+    """The reference's rule for a tail cut out of ``text``: start at a line boundary, no leading blank."""
+    start = len(text) - len(tail)
+    if start > 0 and text[start - 1] != "\n":
+        tail = tail[tail.find("\n", 0, len(tail) - 1) + 1 :]
+    return tail.lstrip("\n")
+
+
+OFFLOAD_PREFIX = "Tool result is at:"
+
+
+@dataclasses.dataclass
+class OffloadOutcome:
+    messages: list[dict[str, Any]]
+    offloaded_count: int
+    previous_tokens: int
+    current_tokens: int
+    freed_tokens: int
+    still_exceeds_threshold: bool
+
+
+def message_text(message: dict[str, Any]) -> str:
+    """The text parts of a message joined by newlines, or its content as compact JSON."""
+    import json
+
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = [
+            p["text"] for p in content if isinstance(p, dict) and p.get("type") == "text" and "text" in p
+        ]
+        if texts:
+            return "\n".join(str(t) for t in texts)
+    return json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+
+
+class OffloadManager:
+    """A self-contained offload (the contract's rules) whose length test a mutant replaces.
+
+    Tokens are counted by a reference manager that never offloads (its threshold is out of reach), so
+    the counts are the reference's whatever counter the scenario injected."""
+
+    def __init__(
+        self, storage: Any, counter: Any, *, threshold: int, scan_ratio: float, min_chars: int
+    ) -> None:
+        self.storage = storage
+        self._counter = counter
+        self.threshold = threshold
+        self.scan_ratio = scan_ratio
+        self.min_chars = min_chars
+
+    def count(self, messages: list[dict[str, Any]]) -> int:
+        return int(self._counter.offload_if_needed(messages).previous_tokens)
+
+    def too_short(self, text: str) -> bool:
+        return len(text) <= self.min_chars
+
+    def scan_end(self, count: int) -> int:
+        import math
+
+        return math.floor(count * self.scan_ratio)
+
+    def offload_if_needed(self, messages: list[dict[str, Any]]) -> OffloadOutcome:
+        previous = self.count(messages)
+        if previous < self.threshold:
+            return OffloadOutcome(list(messages), 0, previous, previous, 0, False)
+        result = list(messages)
+        offloaded = 0
+        for index in range(min(self.scan_end(len(messages)), len(messages))):
+            message = messages[index]
+            if message.get("role") != "tool":
+                continue
+            text = message_text(message)
+            if self.too_short(text) or text.lstrip().startswith(OFFLOAD_PREFIX):
+                continue
+            try:
+                path = self.storage.save(text)
+            except Exception as exc:
+                import logging
+
+                logging.getLogger("synapse.context.manager").warning(
+                    "Failed to offload tool message, skipping message: %s", exc
+                )
+                continue
+            result[index] = {**message, "content": [{"type": "text", "text": f"{OFFLOAD_PREFIX} {path}"}]}
+            offloaded += 1
+        current = self.count(result) if offloaded else previous
+        return OffloadOutcome(
+            result, offloaded, previous, current, previous - current, current >= self.threshold
+        )
+
+
+THRESHOLD_ENV = "SYNAPSE_COMPACT_THRESHOLD_MB"
+DEFAULT_THRESHOLD_BYTES = 5_000_000
+
+
+def env_megabytes() -> float | None:
+    """``SYNAPSE_COMPACT_THRESHOLD_MB`` when it is a positive finite number, else None."""
+    import math
+    import os
+
+    try:
+        value = float(os.environ.get(THRESHOLD_ENV, ""))
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and value > 0 else None
+
+
+class patched_env:
+    """Set (or with None, remove) one environment variable for the duration of a ``with`` block."""
+
+    def __init__(self, name: str, value: str | None) -> None:
+        self.name, self.value = name, value
+
+    def __enter__(self) -> None:
+        import os
+
+        self.saved = os.environ.get(self.name)
+        if self.value is None:
+            os.environ.pop(self.name, None)
+        else:
+            os.environ[self.name] = self.value
+
+    def __exit__(self, *exc: object) -> None:
+        import os
+
+        if self.saved is None:
+            os.environ.pop(self.name, None)
+        else:
+            os.environ[self.name] = self.saved
+
+
+def hook_threshold_bytes(threshold: int) -> patched_env:
+    """Make the hook (which reads only the environment) use ``threshold`` bytes."""
+    return patched_env(THRESHOLD_ENV, repr(threshold / 1_000_000))
+
+
+class CostCommands(Delegate):
+    """REPL commands whose ``/cost`` line comes from the implementation's (mutated) ``format_cost_output``,
+    so a mutant of that function reaches the REPL as it would in a port with one formatter."""
+
+    def __init__(self, inner: Any, runner: Any, implementation: Any) -> None:
+        super().__init__(inner)
+        self._mut_runner = runner
+        self._mut_implementation = implementation
+
+    async def handle(self, line: str) -> Any:
+        outcome = await self._inner.handle(line)
+        get_usage = getattr(self._mut_runner, "get_session_usage", None)
+        if line.strip().lower() != "/cost" or not callable(get_usage):
+            return outcome
+        usage = get_usage()
+        if usage is None:
+            return outcome
+        return type(outcome)(
+            outcome.handled, self._mut_implementation.format_cost_output(usage), outcome.exit
+        )
