@@ -16,7 +16,7 @@ Feature: Context compaction 触发规则
     And 会话文件应被 rewrite
     And 应触发 `compact` 事件
 
-  @AGT-019
+  @AGT-019 @live-settings
   Scenario: compact 成功后应更新历史并发出 compact 事件 — 运行中先卸载再自动压缩
     Given runner 恢复的会话中有一轮超长的工具结果和 6 条较长的历史消息
     And 上下文设置为:

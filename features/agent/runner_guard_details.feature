@@ -106,7 +106,7 @@ Feature: AgentRunner 保护机制的细节
       | 1     |
       | 2     |
 
-  @AGT-038
+  @AGT-038 @live-settings
   Scenario: 压缩摘要期间被中断时不再请求模型作答
     Given runner 恢复的会话中有一轮超长的工具结果和 6 条较长的历史消息
     And 上下文设置为:

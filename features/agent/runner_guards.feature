@@ -73,7 +73,7 @@ Feature: AgentRunner 保护机制
     Then 应执行 `executeAndAppend`
     And 返回包含 Hook 追加后的结果
 
-  @AGT-011
+  @AGT-011 @live-settings
   Scenario Outline: Stop Hook 仅在正常完成时执行 — 未正常完成时不执行
     Given `stopHookExecutor.shouldExecute()` 为 true
     And 本次运行将以<结束方式>结束

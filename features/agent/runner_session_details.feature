@@ -17,7 +17,7 @@ Feature: AgentRunner 与会话、上下文的衔接细节
     Then 应执行 `executeAndAppend`
     And Stop Hook 应看到会话 id、runner 的完整历史与 runner 的工作目录
 
-  @AGT-040
+  @AGT-040 @live-settings
   Scenario: 运行中只卸载不压缩时，会话文件与模型看到的历史都带卸载引用
     Given runner 恢复的会话中有一轮超长的工具结果和 6 条较长的历史消息
     And 上下文设置为:

@@ -219,13 +219,13 @@ Feature: S14 Strategic Compact — 階段完成時的 Compact 建議
     Then result 訊息中顯示 `'6.5MB'`
     And `formatSize(transcriptSize)` 回傳同一個字串 `'6.5MB'`
 
-  @WF-023
+  @WF-023 @live-settings
   Scenario: formatSize — 大小格式化正確 — 800KB
     Given compact 建議觸發，transcriptSize 為 800_000 bytes（假設閾值調低至 500KB）
     Then result 訊息中顯示 `'800KB'`
     And `formatSize(transcriptSize)` 回傳同一個字串 `'800KB'`
 
-  @WF-024
+  @WF-024 @live-settings
   Scenario: formatSize — 大小格式化正確 — 500B
     Given compact 建議觸發，transcriptSize 為 500 bytes（假設閾值調低至 100 bytes）
     Then result 訊息中顯示 `'500B'`

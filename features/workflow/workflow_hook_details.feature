@@ -285,7 +285,7 @@ Feature: SubagentStop hook 與 compact 建議的細節
       | REVIEW | code-reviewer | <!-- VERDICT: {result: PASS} --> I reject this       | reject  |
       | DEV    | developer     | <!-- VERDICT: {"result": "WEIRD"} -->                | weird   |
 
-  @WF-044
+  @WF-044 @live-settings
   Scenario: 事件沒有 session_id 時 hook 使用環境變數 CLAUDE_SESSION_ID
     Given 一個 standard workflow 的 DEV stage 正在進行
     And 環境變數 CLAUDE_SESSION_ID 是該 session 的 id，前後帶有空白
@@ -315,7 +315,7 @@ Feature: SubagentStop hook 與 compact 建議的細節
     Then session 目錄中不再有 active-agent.json
     And hook 記錄 DEV 的結果為 pass
 
-  @WF-047
+  @WF-047 @live-settings
   Scenario Outline: 閾值來自 thresholdBytes 選項，否則來自 SYNAPSE_COMPACT_THRESHOLD_MB（十進位 MB），無效時為 5MB — <env> <options> <bytes>
     Given 一個 standard workflow 的 DEV stage 剛完成（verdict: pass）
     And 環境變數 SYNAPSE_COMPACT_THRESHOLD_MB 為 <env>
