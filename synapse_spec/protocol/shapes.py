@@ -80,11 +80,14 @@ _DATA_TYPES = (str, int, float, bool, bytes)
 
 
 def _is_protocol(tp: Any) -> bool:
-    return isinstance(tp, type) and issubclass(tp, Protocol) and tp is not Protocol
+    # Python 3.10 takes ``list[int]`` for a type, and issubclass() then raises: ask the class itself.
+    return isinstance(tp, type) and getattr(tp, "_is_protocol", False) is True and tp is not Protocol
 
 
 def shape_of(tp: Any) -> Shape:
     """The wire shape of one (resolved) annotation."""
+    if isinstance(tp, (str, typing.ForwardRef)):  # Python 3.10 leaves names in Callable[[...], ...] as text
+        tp = vars(contract).get(tp if isinstance(tp, str) else tp.__forward_arg__, Any)
     if tp is Any or tp is object:
         return ANY
     if tp is None or tp is type(None):
