@@ -19,8 +19,8 @@ named.  Keys are never logged nor shown in errors or ``repr``.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Mapping
+from typing import Protocol
 
 import httpx
 
@@ -28,29 +28,16 @@ from synapse_ref.llm.anthropic import AnthropicWire
 from synapse_ref.llm.errors import MissingAPIKeyError, ProviderError, UnknownProviderError
 from synapse_ref.llm.http_client import DEFAULT_TIMEOUT, HttpLLMClient, Sleep
 from synapse_ref.llm.openai import OpenAIWire
-from synapse_ref.llm.ports import AbortSignal, LLMReply
-from synapse_ref.llm.wire import Message, WireFormat
+from synapse_ref.llm.ports import LLMClient
+from synapse_ref.llm.wire import WireFormat
 
 PROVIDERS = ("anthropic", "openai", "echo")
 DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-5"
 DEFAULT_MAX_TOKENS = 4096
 
 
-class ModelClient(Protocol):
-    """What every client ``make_llm_client`` returns offers (the contract's ``LLMClient``)."""
-
-    @property
-    def model_name(self) -> str: ...
-
-    async def generate(
-        self,
-        system_prompt: str,
-        messages: Sequence[Message],
-        tools: Sequence[Mapping[str, Any]] = (),
-        *,
-        max_tokens: int | None = None,
-        signal: AbortSignal | None = None,
-    ) -> LLMReply: ...
+class ModelClient(LLMClient, Protocol):
+    """What every client ``make_llm_client`` returns offers: the model port, with ``with_model`` always."""
 
     def with_model(self, model: str) -> ModelClient: ...
 
