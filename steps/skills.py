@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -362,6 +363,11 @@ def importer_source(importer_ctx: ImporterContext, datatable: list[list[str]]) -
     _write_skills(importer_ctx.source_dir, datatable)
 
 
+@given(parsers.parse('导入源技能 "{name}" 中有一个命名管道 "{pipe}"'))
+def importer_source_pipe(importer_ctx: ImporterContext, name: str, pipe: str) -> None:
+    os.mkfifo(importer_ctx.source_dir / name / pipe)
+
+
 @given("模型对相似度的回答为")
 @given("模型的合并结果为")
 def importer_model_answers(importer_ctx: ImporterContext, docstring: str) -> None:
@@ -372,6 +378,30 @@ def importer_model_answers(importer_ctx: ImporterContext, docstring: str) -> Non
 def importer_model_answers_in_turn(importer_ctx: ImporterContext, datatable: list[list[str]]) -> None:
     for row in _rows(datatable):
         importer_ctx.llm.reply_text(row["answer"])
+
+
+@given(parsers.re(r"环境变量 `SYNAPSE_SKILL_MAX_VERSIONS` 为 `(?P<setting>[^`]*)`"))
+def importer_max_versions(monkeypatch: pytest.MonkeyPatch, setting: str) -> None:
+    if setting == "(未设置)":
+        monkeypatch.delenv("SYNAPSE_SKILL_MAX_VERSIONS", raising=False)
+    else:
+        monkeypatch.setenv("SYNAPSE_SKILL_MAX_VERSIONS", setting)
+
+
+@given("模型的合并结果依次为描述如下的 SKILL.md")
+def importer_merges_in_turn(importer_ctx: ImporterContext, datatable: list[list[str]]) -> None:
+    for row in _rows(datatable):
+        importer_ctx.llm.reply_text(_skill_md(row["description"]))
+
+
+@when(parsers.re(r"用技能导入器执行 (?P<times>\d+) 次 `(?P<command>[^`]+)`"))
+def importer_run_times(
+    importer_ctx: ImporterContext, skills_ctx: SkillsContext, times: str, command: str
+) -> None:
+    skills_ctx.command = command.replace(SOURCE_PLACEHOLDER, str(importer_ctx.source_dir))
+    for _ in range(int(times)):
+        skills_ctx.result = importer_ctx.handler.execute(skills_ctx.command)
+        assert skills_ctx.result.exit_code == 0, f"`{skills_ctx.command}` failed: {skills_ctx.result}"
 
 
 @when(parsers.re(r"用技能导入器执行 `(?P<command>[^`]+)`"))
@@ -426,6 +456,22 @@ def importer_versions(importer_ctx: ImporterContext, name: str, count: int, desc
     for version in kept:
         assert re.fullmatch(r"\d{4}-\d{2}-\d{2}-\d{3}", version.name), f"version name {version.name!r}"
         assert _description_of((version / "SKILL.md").read_text(encoding="utf-8")) == description
+
+
+@then(parsers.parse('技能 "{name}" 的旧版本从新到旧的描述应为 "{descriptions}"'))
+def importer_versions_newest_first(importer_ctx: ImporterContext, name: str, descriptions: str) -> None:
+    versions = importer_ctx.skills_dir / name / "versions"
+    kept = sorted((p for p in versions.iterdir() if p.is_dir()), reverse=True) if versions.is_dir() else []
+    found = [_description_of((version / "SKILL.md").read_text(encoding="utf-8")) for version in kept]
+    assert found == descriptions.split("、"), (
+        f"{name} should keep {descriptions!r}, newest first; has {[p.name for p in kept]}: {found}"
+    )
+
+
+@then(parsers.parse('技能目录中的条目应恰好为 "{names}"'))
+def importer_skills_dir_entries(importer_ctx: ImporterContext, names: str) -> None:
+    found = sorted(p.name for p in importer_ctx.skills_dir.iterdir())
+    assert found == sorted(names.split("、")), f"the skills directory should hold only {names!r}, has {found}"
 
 
 @then("导入器不应询问模型")

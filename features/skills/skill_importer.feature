@@ -104,3 +104,45 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     And `skill:import` 的 stderr 应包含 "missing"
     And 已安装的技能应只有 "git-commit"
     And 导入器不应询问模型
+
+  @SKL-021 @live-settings
+  Scenario Outline: `--merge` 只保留 `SYNAPSE_SKILL_MAX_VERSIONS` 个最新的旧版本 — <setting>
+    Given 环境变量 `SYNAPSE_SKILL_MAX_VERSIONS` 为 `<setting>`
+    And 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并结果依次为描述如下的 SKILL.md
+      | description |
+      | 第一次合并  |
+      | 第二次合并  |
+      | 第三次合并  |
+    When 用技能导入器执行 3 次 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then 已安装技能 "git-commit" 的描述应为 "第三次合并"
+    And 技能 "git-commit" 的旧版本从新到旧的描述应为 "<versions>"
+
+    Examples:
+      | setting  | versions                                     |
+      | 1        | 第二次合并                                   |
+      | 2        | 第二次合并、第一次合并                       |
+      | 1.5      | 第二次合并                                   |
+      | 2 个     | 第二次合并、第一次合并                       |
+      | 0        | 第二次合并、第一次合并、Write conventional commits |
+      | -1       | 第二次合并、第一次合并、Write conventional commits |
+      | abc      | 第二次合并、第一次合并、Write conventional commits |
+      | (未设置) | 第二次合并、第一次合并、Write conventional commits |
+
+  @SKL-022
+  Scenario: 无法复制的技能（含命名管道）列入 Skipped 且不留下半成品，其余技能照常导入
+    Given 导入源目录中的技能
+      | name     | description     |
+      | lint-fix | Fix lint errors |
+      | test-gen | Generate tests  |
+    And 导入源技能 "lint-fix" 中有一个命名管道 "events.fifo"
+    And 模型对相似度的回答依次为
+      | answer          |
+      | {"similar": []} |
+      | {"similar": []} |
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应包含 "Imported: test-gen" 与 "Skipped: lint-fix"
+    And 已安装技能 "test-gen" 的 SKILL.md 应与导入源中的相同
+    And 技能目录中的条目应恰好为 "git-commit、test-gen"
