@@ -1719,6 +1719,22 @@ def ctx_given_preserve_count(ctx_state: CtxState, count: int) -> None:
     ctx_state.preserve_count = count
 
 
+@given(parsers.parse("ContextCompactor 的 `targetTokens={count:d}`"))
+def ctx_given_target_tokens(ctx_state: CtxState, count: int) -> None:
+    ctx_state.target_tokens = count
+
+
+@then(parsers.parse("总结请求的 `maxTokens` 应为 `{max_tokens:d}`，系统提示写明目标 `{target:d}`"))
+def ctx_then_summary_max_tokens(ctx_state: CtxState, max_tokens: int, target: int) -> None:
+    calls = list(_ctx_llm(ctx_state).calls)
+    assert [c.max_tokens for c in calls] == [max_tokens], (
+        f"one summary call allowing maxTokens={max_tokens}, got {[c.max_tokens for c in calls]}"
+    )
+    assert re.search(rf"(?<![\d-]){target}(?!\d)", calls[0].system_prompt), (
+        f"the summary prompt should state the target {target}"
+    )
+
+
 @given("模型第一次的总结回复为空")
 def ctx_given_empty_summary(ctx_state: CtxState) -> None:
     _ctx_llm(ctx_state).reply_text("")
