@@ -1652,6 +1652,14 @@ def ses_then_sessions_dir_created(ses_world: SesWorld) -> None:
     assert ids == [ses_world.session.id], f"sessions.json should list only the new session, got {ids!r}"
 
 
+@then("会话报告的 `sessionsDir` 是该目录，历史文件为其中的 `<id>.jsonl`，会话目录为其中的 `<id>/`")
+def ses_then_session_paths(ses_world: SesWorld) -> None:
+    session, root = ses_world.session, ses_world.sessions_dir
+    found = (Path(session.sessions_dir), Path(session.history_path), Path(session.offload_dir))
+    expected = (root, root / f"{session.id}.jsonl", root / session.id)
+    assert found == expected, f"(sessionsDir, historyPath, offloadDir) should be {expected}, got {found}"
+
+
 @given(
     parsers.parse("`SYNAPSE_HOME` {setting}，`HOME` 指向场景目录，其中 `.synapse/pricing.json` 为 {pricing}")
 )
