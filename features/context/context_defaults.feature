@@ -1,8 +1,8 @@
 @context @beyond-seed
 Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
   The seeds name the thresholds but not their values. These scenarios pin the original's defaults
-  (`compactTriggerThreshold` 15000, `compactCooldownSteps` 5, `compactTargetTokens` 8000,
-  `compactPreserveCount` 5) and its environment variables, read when
+  (`compactTriggerThreshold` 15000, `compactCooldownSteps` 5, a compaction target of 8000 tokens and 5
+  kept messages) and its environment variables, read when
   the orchestrator is created (an invalid or non-positive value falls back to the default), and run the
   orchestrator once with its real ContextManager and ContextCompactor. They also pin the original's file
   naming of offloaded results (`.json` when the output parses as JSON, else `.txt`). The summary request
