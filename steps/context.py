@@ -2054,6 +2054,7 @@ def ctx_given_referenced_file(ctx_state: CtxState, kind: str) -> None:
         assert "\0" in path, "scenario data: the reference should hold a NUL character"
     elif sized:
         content = "a" * int(sized[1])
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
         Path(path).write_text(content, encoding="ascii")
         ctx_state.files[path] = content
     else:
@@ -2153,6 +2154,20 @@ def _ctx_assert_warning_names(state: CtxState, caplog: pytest.LogCaptureFixture)
 @then(parsers.re(r"^总结模型看到的第 `(?P<number>\d+)` 条消息应保持引用原文$"))
 def ctx_then_summary_sees_reference(ctx_state: CtxState, number: str) -> None:
     _ctx_assert_reference_kept(ctx_state, int(number))
+
+
+@then(parsers.re(r"^总结模型应看到待总结的全部 `(?P<count>\d+)` 条消息，其余各条与历史相同$"))
+def ctx_then_summary_sees_all(ctx_state: CtxState, count: str) -> None:
+    calls = _ctx_llm(ctx_state).calls
+    assert len(calls) == 1, f"one summary call expected, got {len(calls)}"
+    sent = list(calls[0].messages)
+    assert len(sent) == int(count), (
+        f"the summary model should see all {count} summarised messages, got {len(sent)}: a reference "
+        "restoring skips must not stop the restore of the messages after it"
+    )
+    for index, (seen, original) in enumerate(zip(sent, ctx_state.snapshot, strict=False)):
+        if index != ctx_state.subject:
+            assert seen == original, f"message {index + 1} should reach the summary unchanged, got {seen!r}"
 
 
 @then("应记录一条指明该引用路径的 warning")
@@ -2280,6 +2295,43 @@ def ctx_when_restore_repeatedly(
         except Exception as exc:
             pytest.fail(f"restore {attempt} raised {exc!r} while the file was being swapped")
         ctx_restored_texts.append(_ctx_text(restored[ctx_state.subject]))
+
+
+@when(
+    parsers.re(r"^在实现进程只能再打开 `(?P<headroom>\d+)` 个文件时执行压缩前的引用恢复 `(?P<times>\d+)` 次$")
+)
+def ctx_when_restore_with_few_descriptors(
+    ctx_state: CtxState,
+    synapse: contract.Implementation,
+    recording_sleep: RecordingSleep,
+    ctx_restored_texts: list[str],
+    headroom: str,
+    times: str,
+) -> None:
+    """A descriptor a restore leaves open is one fewer for every later one: under a ``RLIMIT_NOFILE``
+    a few above what the process holds, a leak of one per restore fails the restores after it."""
+    compactor = _ctx_compactor(ctx_state, synapse, recording_sleep)
+    ctx_state.snapshot = copy.deepcopy(ctx_state.messages)
+    assert ctx_state.subject is not None
+    limit = probes.lowest_free_descriptor(synapse) + int(headroom)
+    with probes.resource_limit(synapse, probes.RLIMIT_NOFILE, limit):
+        for attempt in range(1, int(times) + 1):
+            try:
+                restored = compactor.restore_offloaded_content(copy.deepcopy(ctx_state.messages))
+            except Exception as exc:
+                pytest.fail(f"restore {attempt} raised {exc!r}")
+            ctx_restored_texts.append(_ctx_text(restored[ctx_state.subject]))
+
+
+@then(parsers.re(r"^每一次第 `(?P<number>\d+)` 条消息都应为该文件的内容$"))
+def ctx_then_every_restore_read(ctx_state: CtxState, ctx_restored_texts: list[str], number: str) -> None:
+    assert ctx_state.subject == int(number) - 1, "scenario data: message number is the reference"
+    content = ctx_state.files[_ctx_subject_reference(ctx_state)]
+    failed = [n for n, text in enumerate(ctx_restored_texts, start=1) if text != content]
+    assert ctx_restored_texts and not failed, (
+        f"every restore should read the file; restores {failed[:5]}... of {len(ctx_restored_texts)} did "
+        "not (a descriptor left open by each restore runs the process out of them)"
+    )
 
 
 @then("任何一次恢复的结果中都不应出现目录外的内容")
