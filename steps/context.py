@@ -2052,6 +2052,9 @@ def ctx_given_referenced_file(ctx_state: CtxState, kind: str) -> None:
         os.link(ctx_state.outside_dir / "secret.txt", path)
     elif kind == "路径中含 NUL 字符、无法打开的名字":
         assert "\0" in path, "scenario data: the reference should hold a NUL character"
+    elif kind == "一个含无效 UTF-8 字节的文本文件":
+        Path(path).write_bytes("日志 ok ".encode() + b"\xff\xfe" + " 结束".encode())
+        ctx_state.files[path] = "日志 ok \ufffd\ufffd 结束"  # what the original's readFileSync(utf-8) gives
     elif sized:
         content = "a" * int(sized[1])
         Path(path).parent.mkdir(parents=True, exist_ok=True)

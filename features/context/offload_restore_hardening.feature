@@ -97,3 +97,11 @@ Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普�
       | 位置           | 文件                                  |
       | 卸载目录中     | {offloaded}/plain.txt                 |
       | 两层子目录中   | {offloaded}/nested/deeper/result.txt  |
+
+  @CTX-060
+  Scenario: 含无效 UTF-8 字节的卸载文件按原实现把每个无效字节换成 U+FFFD 后恢复
+    Given 一段 10 条消息的历史，第 `3` 条 tool 消息引用 `{offloaded}/binary.txt`
+    And 被引用的卸载文件是一个含无效 UTF-8 字节的文本文件
+    When 执行 compact，最多等待 10 秒
+    Then 压缩应在时限内成功完成
+    And 总结模型看到的第 `3` 条消息应为该文件的内容
