@@ -17,6 +17,7 @@ import logging
 import math
 import os
 import re
+import stat
 import subprocess
 import sys
 import threading
@@ -1578,6 +1579,14 @@ def ctx_then_file_kinds(ctx_state: CtxState, first: int, second: int) -> None:
         assert path is not None and Path(path).suffix == suffix, (
             f"message {number} should go to a {suffix} file"
         )
+
+
+@then("每个卸载文件都应只有所有者可读写（权限 `0600`）")
+def ctx_then_offload_files_private(ctx_state: CtxState) -> None:
+    files = sorted(p for p in ctx_state.offloaded_dir.iterdir() if p.is_file())
+    assert files, "scenario data: something should have been offloaded"
+    modes = {p.name: oct(stat.S_IMODE(p.stat().st_mode)) for p in files}
+    assert set(modes.values()) == {"0o600"}, f"offload files hold tool output: mode 0600, got {modes}"
 
 
 @then("没有消息被卸载时编排结果的 `offloadResult` 应为空")

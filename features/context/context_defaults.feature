@@ -65,3 +65,4 @@ Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
     And 当前 token 超过 offload 阈值
     When 调用 `offloadIfNeeded(messages)`
     Then 第 `1` 条消息应卸载为 `.json` 文件，第 `2` 条应卸载为 `.txt` 文件
+    And 每个卸载文件都应只有所有者可读写（权限 `0600`）
