@@ -436,6 +436,58 @@ def ctx_when_offload(ctx_state: CtxState, synapse: contract.Implementation) -> N
         pytest.fail(f"offloadIfNeeded(messages) raised {exc!r}")
 
 
+@when(parsers.parse("在实现进程只能写入 `{limit:d}` 字节以内的文件时调用 `offloadIfNeeded(messages)`"))
+def ctx_when_offload_with_file_size_limit(
+    ctx_state: CtxState, synapse: contract.Implementation, limit: int
+) -> None:
+    """A write past ``RLIMIT_FSIZE`` fails as on a full disk; the write up to the limit succeeds first, so a
+    file of ``limit + 1`` bytes is cut one byte short before the failure."""
+    with probes.resource_limit(synapse, probes.RLIMIT_FSIZE, limit):
+        ctx_when_offload(ctx_state, synapse)
+
+
+@then(parsers.parse("第 `{kept:d}` 条消息应保持原文，第 `{offloaded:d}` 条应被卸载且文件内容完整"))
+def ctx_then_one_kept_one_offloaded(ctx_state: CtxState, kept: int, offloaded: int) -> None:
+    result = _ctx_result(ctx_state)
+    assert result.messages[kept - 1] == ctx_state.snapshot[kept - 1], (
+        f"message {kept}, whose file could not be written whole, should stay as it was, "
+        f"got {_ctx_text(result.messages[kept - 1])[:80]!r}"
+    )
+    _ctx_assert_offloaded(ctx_state, offloaded - 1)
+    path = _ctx_reference_path(result.messages[offloaded - 1])
+    assert path is not None
+    assert Path(path).read_text(encoding="utf-8") == _ctx_text(ctx_state.snapshot[offloaded - 1]), (
+        f"the offload file of message {offloaded} should hold its whole text"
+    )
+
+
+@then(parsers.parse("卸载目录中应只有第 `{number:d}` 条消息的文件"))
+def ctx_then_only_file_of(ctx_state: CtxState, number: int) -> None:
+    path = _ctx_reference_path(_ctx_result(ctx_state).messages[number - 1])
+    assert path is not None, f"message {number} should be an offload reference"
+    found = _ctx_files(ctx_state.offloaded_dir)
+    assert [_ctx_real(p) for p in found] == [_ctx_real(path)], (
+        f"a failed write must leave no partial file: only {path} should be in offloaded/, found {found}"
+    )
+
+
+@given(parsers.parse("历史为 `{count:d}` 条各 `{length:d}` 个字符的 tool 消息加一条 user 消息"))
+def ctx_given_many_tool_messages(ctx_state: CtxState, count: int, length: int) -> None:
+    tools = [_ctx_text_message("tool", f"{n:03d}".ljust(length, "x")) for n in range(count)]
+    ctx_state.messages = [*tools, _ctx_text_message("user", "继续")]
+
+
+@when(parsers.parse("在实现进程只能再打开 `{headroom:d}` 个文件时调用 `offloadIfNeeded(messages)`"))
+def ctx_when_offload_with_few_descriptors(
+    ctx_state: CtxState, synapse: contract.Implementation, headroom: int
+) -> None:
+    """A descriptor each save leaves open is one fewer for the next: the saves after the leak fail."""
+    _ctx_storage(ctx_state, synapse)
+    limit = probes.lowest_free_descriptor(synapse) + headroom
+    with probes.resource_limit(synapse, probes.RLIMIT_NOFILE, limit):
+        ctx_when_offload(ctx_state, synapse)
+
+
 @then(parsers.parse("`offloadedCount` 应为 `{count:d}`"))
 def ctx_then_offloaded_count(ctx_state: CtxState, count: int) -> None:
     result = _ctx_result(ctx_state)
