@@ -2063,8 +2063,9 @@ CTX_SECRET = "目录外的机密内容"
 
 
 def _ctx_expand_nul(state: CtxState, text: str) -> str:
-    """``{offloaded}``/``{outside}`` as usual, and ``\\0`` for a NUL character."""
-    return state.expand(text).replace("\\0", "\0")
+    """``{offloaded}``/``{outside}`` as usual, ``\\0`` for a NUL character and ``\\ud800`` for a lone
+    surrogate (a name no file system encoding can take)."""
+    return state.expand(text).replace("\\0", "\0").replace("\\ud800", "\ud800")
 
 
 @given(parsers.re(r"^一段 10 条消息的历史，第 `(?P<number>3|8)` 条 tool 消息引用 `(?P<path>[^`]+)`$"))
@@ -2113,6 +2114,8 @@ def ctx_given_referenced_file(ctx_state: CtxState, kind: str) -> None:
         os.link(ctx_state.outside_dir / "secret.txt", path)
     elif kind == "路径中含 NUL 字符、无法打开的名字":
         assert "\0" in path, "scenario data: the reference should hold a NUL character"
+    elif kind == "路径中含孤立代理字元、无法编码的名字":
+        assert "\ud800" in path, "scenario data: the reference should hold a lone surrogate"
     elif kind == "一个含无效 UTF-8 字节的文本文件":
         Path(path).write_bytes("日志 ok ".encode() + b"\xff\xfe" + " 结束".encode())
         ctx_state.files[path] = "日志 ok \ufffd\ufffd 结束"  # what the original's readFileSync(utf-8) gives

@@ -3,7 +3,8 @@ Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普�
   Restoring offloaded content reads only a small regular file of the offload directory: reached without
   following a link (even one swapped in after the check), with one link, on the directory's device, at
   most SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES bytes (default 1 MiB), opened without blocking; any other
-  reference keeps its text and a warning names it, and a NUL in a path never fails compaction. A file in a
+  reference keeps its text and a warning names it, and a NUL or a lone surrogate in a path never fails
+  compaction. A file in a
   subdirectory of `offloaded/` restores like any other, a skipped reference never stops the restore of the
   messages after it, and restoring leaves no file descriptor open.
 
@@ -39,6 +40,7 @@ Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普�
       | 一个命名管道（FIFO）                  | pipe           |
       | 指向 `{outside}/secret.txt` 的硬链接  | hard.txt       |
       | 路径中含 NUL 字符、无法打开的名字     | bad\0name.txt  |
+      | 路径中含孤立代理字元、无法编码的名字 | bad\ud800name.txt |
 
   @CTX-043
   Scenario: 保留区中路径含 NUL 字符的引用不让压缩失败，也不妨碍清理
