@@ -4,9 +4,8 @@ Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普�
   following a link (even one swapped in after the check), with one link, on the directory's device, at
   most SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES bytes (default 1 MiB), opened without blocking; any other
   reference keeps its text and a warning names it, and a NUL or a lone surrogate in a path never fails
-  compaction. A file in a
-  subdirectory of `offloaded/` restores like any other, a skipped reference never stops the restore of the
-  messages after it, and restoring leaves no file descriptor open.
+  compaction. A file in a subdirectory of `offloaded/` restores like any other, a skipped reference never
+  stops the restore of the messages after it, and restoring leaves no file descriptor open.
 
   卸载目录里可能出现 agent 没写过的东西，也可能有另一个进程在恢复的同时改动它。恢复只读取这样的文件：
   位于卸载目录内、打开时不经过任何符号链接（检查之后才被换成链接的也不行）、是普通文件、与卸载目录在同一
