@@ -38,6 +38,9 @@ DEFAULT_CHARS_PER_TOKEN = 4
 DEFAULT_TOOL_RESULT_SUMMARY_LIMIT = 200
 ELLIPSIS = "..."
 BLOCK_SEPARATOR = "\n\n"
+_USER, _ASSISTANT, _TOOL, _RESULT = (
+    BLOCK_SEPARATOR + label for label in ("[User] ", "[Assistant] ", "[Tool] ", "[Result] ")
+)
 
 _UTF8_MAX_BYTES = 4
 _READ_BLOCK = 1 << 24
@@ -406,17 +409,29 @@ class ConversationReader:
         so the text starts with a block instead of a stray newline.
         """
         limit = env_positive_int(TOOL_RESULT_SUMMARY_LIMIT_ENV, DEFAULT_TOOL_RESULT_SUMMARY_LIMIT)
-        parts: list[str] = []
+        # Each block goes in as two pieces, "<separator>[Label] " and its text, joined once at the end:
+        # a text is copied only by that join (an f-string per block would copy it twice, and a
+        # transcript's compact text is tens of MB).
+        pieces: list[str] = []
+        add = pieces.append
         for turn in turns:
             if turn.role == "user" and turn.tool_results:
-                parts.extend(f"[Result] {truncate_tool_result(r.content, limit)}" for r in turn.tool_results)
+                for result in turn.tool_results:
+                    add(_RESULT)
+                    add(truncate_tool_result(result.content, limit))
             elif turn.role == "user":
-                parts.append(f"[User] {turn.content}")
+                add(_USER)
+                add(turn.content)
             else:
                 if turn.content:
-                    parts.append(f"[Assistant] {turn.content}")
-                parts.extend(f"[Tool] {call.name}" for call in turn.tool_calls or ())
-        text = BLOCK_SEPARATOR.join(parts)
+                    add(_ASSISTANT)
+                    add(turn.content)
+                for call in turn.tool_calls or ():
+                    add(_TOOL)
+                    add(call.name)
+        if pieces:
+            pieces[0] = pieces[0][len(BLOCK_SEPARATOR) :]
+        text = "".join(pieces)
         if max_chars > 0 and len(text) > max_chars:
             tail = text[-max_chars:]
             if text[-max_chars - 1] != "\n":
