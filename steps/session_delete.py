@@ -174,6 +174,7 @@ def del_when_deletable_again(synapse: Implementation, ses_world: SesWorld) -> No
 def del_when_parallel(
     synapse: Implementation, ses_world: SesWorld, procs: int, each: int, deleted: int
 ) -> None:
+    probes.uses_capability(synapse, DELETE)  # the other processes use it out of the scenario's sight
     sessions_dir = ses_world.sessions_dir
 
     def work(impl: Implementation) -> tuple[list[str], list[str]]:
@@ -198,6 +199,7 @@ def del_when_parallel(
 
 @when("另一个进程在删除会话 a 的中途被杀死")
 def del_when_delete_killed(synapse: Implementation, ses_world: SesWorld) -> None:
+    probes.uses_capability(synapse, DELETE)  # the other process uses it out of the scenario's sight
     session_id, sessions_dir = ses_world.snapshot["ids"]["a"], ses_world.sessions_dir
 
     def delete(other: Implementation) -> None:
