@@ -1027,8 +1027,8 @@ class Implementation(Protocol):
         a session deleted already: deleting twice is harmless).
 
         * Nothing outside those names is touched: other sessions' entries and files stay as they were,
-          and an id that is not a plain file name (``../x``, ``..``, ``.``, empty) removes no file at
-          all, only its index entry (which only a hand-edited index can hold).
+          and an id that is not a plain file name (``../x``, ``..``, ``.``, empty, holding a NUL)
+          removes no file at all, only its index entry (which only a hand-edited index can hold).
         * The index update is a read-modify-write under the same lock as every other index write, and
           the index is replaced atomically: a process writing other sessions at the same time (creating,
           appending, recording usage) loses nothing.

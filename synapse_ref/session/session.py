@@ -544,7 +544,7 @@ def _set_title(entry: Entry, title: str | None) -> None:
 
 
 def _is_file_name(session_id: object) -> bool:
-    if not isinstance(session_id, str) or session_id in ("", ".."):
+    if not isinstance(session_id, str) or session_id in ("", "..") or "\0" in session_id:
         return False
     return Path(session_id).name == session_id
 
