@@ -1088,7 +1088,8 @@ class Implementation(Protocol):
         (arguments ``{"command": str}``), which runs the command with ``/bin/bash -c`` in ``cwd``, in a
         process group of its own, and returns its standard output as ``output`` (``is_error`` when the
         exit status is not 0).  Cancelling a running ``handle`` ends the command's whole process group
-        (``SIGTERM``, then ``SIGKILL`` after a short grace) before the cancellation completes."""
+        (``SIGTERM``, then ``SIGKILL`` after a short grace): when the cancellation completes, no process
+        of the group runs any more (a killed child adopted by another process counts once it has died)."""
         ...
 
     def sanitize_tool_protocol_history(self, messages: list[Message]) -> SanitizeResult: ...

@@ -29,6 +29,8 @@ BASH_TOOL_SCHEMA: Mapping[str, Any] = {
     },
 }
 COMMAND_NOT_FOUND_STATUS = 127
+GROUP_EXIT_CHECKS = 200
+GROUP_EXIT_CHECK_INTERVAL = 0.01
 
 
 @dataclass(frozen=True)
@@ -64,16 +66,26 @@ async def run_command(command: str, cwd: str, *, grace: float = KILL_GRACE_SECON
     """Run ``command`` to its end.  When the awaiting task is cancelled, the command's process group gets
     ``SIGTERM``, then ``SIGKILL`` for whatever is left after ``grace`` seconds, and the cancellation goes
     on only once the shell is reaped: nothing of the command runs on after its call."""
-    process = await asyncio.create_subprocess_exec(
-        SHELL,
-        "-c",
-        command,
-        cwd=cwd,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        start_new_session=True,  # its own session and process group, whose id is the shell's pid
+    starting = asyncio.ensure_future(
+        asyncio.create_subprocess_exec(
+            SHELL,
+            "-c",
+            command,
+            cwd=cwd,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,  # its own session and process group, whose id is the shell's pid
+        )
     )
+    try:
+        process = await asyncio.shield(starting)
+    except asyncio.CancelledError:
+        # Cancelled while the pipes were being connected: the shell may already run and have forked, so
+        # let the start finish and end the whole group (asyncio alone would kill only the shell).
+        with contextlib.suppress(OSError):
+            await asyncio.shield(_end_group(await starting, grace))
+        raise
     try:
         stdout, stderr = await process.communicate()
     except BaseException:
@@ -94,12 +106,45 @@ async def _end_group(process: asyncio.subprocess.Process, grace: float) -> None:
         await asyncio.wait_for(process.wait(), grace)
     _signal_group(process.pid, signal.SIGKILL)
     await process.wait()
+    # The shell is reaped, but its children belong to whoever adopted them: a killed child still runs
+    # until the kernel schedules its death, so wait (briefly) until no member of the group runs.
+    for _ in range(GROUP_EXIT_CHECKS):
+        if not _group_running(process.pid):
+            break
+        await asyncio.sleep(GROUP_EXIT_CHECK_INTERVAL)
+    else:
+        logger.warning("Process group %d still runs after SIGKILL", process.pid)
     logger.info("Cancelled command (process group %d)", process.pid)
 
 
 def _signal_group(pgid: int, sig: signal.Signals) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, sig)
+
+
+def _group_running(pgid: int) -> bool:
+    """Whether a process of group ``pgid`` still runs; a zombie (dead, not yet reaped by its adopter)
+    does not.  Read from ``/proc`` where there is one, else whether the group can be signalled."""
+    try:
+        entries = [entry.name for entry in os.scandir("/proc") if entry.name.isdigit()]
+    except OSError:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+    for name in entries:
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                fields = handle.read().rpartition(b")")[2].split()
+        except OSError:  # it ended meanwhile
+            continue
+        # After "(comm)": state, ppid, pgrp, ...
+        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] not in (b"Z", b"X"):
+            return True
+    return False
 
 
 def _outcome(run: CommandRun) -> ToolOutcome:
@@ -130,7 +175,16 @@ class ShellTool:
         command = args.get("command")
         if not isinstance(command, str) or not command.strip():
             return _usage_error("Invalid parameters: Bash needs a non-empty string `command`")
-        return _outcome(await run_command(command, self._cwd, grace=self._grace))
+        try:
+            run = await run_command(command, self._cwd, grace=self._grace)
+        except OSError as error:  # no shell, or the working directory is gone
+            return ToolOutcome(
+                is_error=True,
+                message=f"Cannot run the command: {error}",
+                brief="Command failed",
+                extras={"failureCategory": "execution_error"},
+            )
+        return _outcome(run)
 
     async def execute_unsandboxed(self, command: str, cwd: str) -> CommandRun:
         return await run_command(command, cwd, grace=self._grace)
