@@ -68,11 +68,12 @@ class AbortSignal(Protocol):
 
     The signal has no callback, only the live property ``aborted``.  The loop reads it before every stage
     (loading stop hooks, sanitizing, each model turn, each tool call) and hands the signal to the model
-    port.  While a tool runs it polls ``aborted`` every 50 to 100 ms (the reference: 100 ms; never more
-    often, since over the wire each read is a callback) and, once it is set, cancels the tool instead of
-    waiting for it: a Bash command's whole process group gets ``SIGTERM`` and, after a short grace (the
-    reference: 1 s), ``SIGKILL`` for whatever of it is left, so neither the command nor a child it
-    started runs on once the request has raised.  Nothing of the interrupted round is recorded.
+    port.  While a tool runs it polls ``aborted`` every 50 to 100 ms (the reference: 100 ms; not more
+    often than every 50 ms, since over the wire each read is a callback) and, once it is set, cancels
+    the tool instead of waiting for it: a Bash command's whole process group gets ``SIGTERM`` and, after
+    a short grace (the reference: 1 s), ``SIGKILL`` for whatever of it is left, so neither the command
+    nor a child it started runs on once the request has raised.  Nothing of the interrupted round is
+    recorded.
     """
 
     @property
