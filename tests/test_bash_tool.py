@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from synapse_ref.agent.abort import AbortError, until_aborted
-from synapse_ref.agent.bash_tool import BashToolset, run_command
+from synapse_ref.agent.bash_tool import BashToolset, _group_running, run_command
 from synapse_spec.probes import process_running, read_pid, survivors
 
 
@@ -69,7 +71,9 @@ def test_an_unknown_tool_is_reported_as_such(tmp_path: Path) -> None:
     assert toolset.get_tool("Read") is None and toolset.get_tool("Bash") is not None
 
 
-def test_cancelling_a_command_ends_its_group_even_when_it_ignores_sigterm(tmp_path: Path) -> None:
+def test_cancelling_a_command_ends_its_group_even_when_it_ignores_sigterm(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     script = "trap '' TERM; sleep 300 > /dev/null 2>&1 & echo $! > child.pid; echo $$ > pid; sleep 30"
 
     async def scenario() -> None:
@@ -79,9 +83,16 @@ def test_cancelling_a_command_ends_its_group_even_when_it_ignores_sigterm(tmp_pa
         with pytest.raises(asyncio.CancelledError):
             await task
 
+    caplog.set_level(logging.INFO, logger="synapse")
     asyncio.run(scenario())
     pids = [read_pid(tmp_path / "pid"), read_pid(tmp_path / "child.pid")]
     assert survivors(pids) == []
+    assert not _group_running(pids[0])
+    assert [r.levelname for r in caplog.records] == ["INFO"], "the group was gone at once: no warning"
+
+
+def test_a_group_runs_while_a_member_runs() -> None:
+    assert _group_running(os.getpgrp())
 
 
 def test_a_caller_cancelled_while_watching_cancels_the_work_too(tmp_path: Path) -> None:

@@ -94,7 +94,7 @@ async def run_command(command: str, cwd: str, *, grace: float = KILL_GRACE_SECON
     return CommandRun(
         stdout=stdout.decode("utf-8", errors="replace"),
         stderr=stderr.decode("utf-8", errors="replace"),
-        exit_code=process.returncode if process.returncode is not None else -1,
+        exit_code=await process.wait(),  # already exited: communicate() waited for it
     )
 
 
