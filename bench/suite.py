@@ -4,9 +4,10 @@
 ones for a smoke run, ``--only a,b`` some cases, ``--server CMD`` another implementation through the wire
 protocol.  Figures: median, min and max of the repetitions, the worker's (or server's) peak RSS, the
 growth factor from N/2 to N (2.0 is linear), and the original's median with the ratio original / ours
-(above 1: ours is faster).  The original's figure is the one measured by ``python -m bench.original``
-when ``--original REPORT`` names its report and it has the case at the same N ("meas"), else the
-figure typed into ``bench/cases.py`` at full size ("typed").
+(above 1: ours is faster; ``cpu x``: the same ratio of median CPU times, where both were measured).  The
+original's figure is the one measured by ``python -m bench.original`` when ``--original REPORT`` names its
+report and it has the case at the same N ("meas"), else the figure typed into ``bench/cases.py`` at full
+size ("typed").
 """
 
 from __future__ import annotations
@@ -67,10 +68,11 @@ def measure(case: Case, n: int, args: argparse.Namespace) -> dict[str, Any]:
         result = {
             **runs[-1],
             "times_s": [t for run in runs for t in run["times_s"]],
+            "cpu_s": [t for run in runs for t in run.get("cpu_s", [])],
             "peak_rss_kb": max(run["peak_rss_kb"] for run in runs),
             "warmup": 1,
         }
-    result.update(figures(result["times_s"]), unit=case.unit)
+    result.update(figures(result["times_s"], result.get("cpu_s")), unit=case.unit)
     return result
 
 
@@ -86,6 +88,8 @@ class OriginalFigures:
     label: str
     median_ms: dict[tuple[str, int], float] = field(default_factory=dict)
     min_ms: dict[tuple[str, int], float] = field(default_factory=dict)
+    cpu_ms: dict[tuple[str, int], float] = field(default_factory=dict)
+    """Median CPU time; reports written before it was recorded have none."""
 
 
 def load_original(path: Path) -> OriginalFigures:
@@ -97,14 +101,17 @@ def load_original(path: Path) -> OriginalFigures:
         label = f"{original['repository']} {commit}, {original['runtime']}, {report['started']}"
         medians: dict[tuple[str, int], float] = {}
         minima: dict[tuple[str, int], float] = {}
+        cpu: dict[tuple[str, int], float] = {}
         for entry in report["cases"]:
             for run in entry["runs"]:
                 key = (str(entry["case"]), int(run["n"]))
                 medians[key] = float(run["median_s"]) * 1000
                 minima[key] = float(run["min_s"]) * 1000
+                if "cpu_median_s" in run:
+                    cpu[key] = float(run["cpu_median_s"]) * 1000
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise SystemExit(f"--original {path}: not a report of python -m bench.original ({exc!r})") from exc
-    return OriginalFigures(path, label, medians, minima)
+    return OriginalFigures(path, label, medians, minima, cpu)
 
 
 def original_figure(
@@ -142,6 +149,10 @@ def entry_of(case: Case, runs: list[dict[str, Any]], measured: OriginalFigures |
     }
     if original_ms is not None:
         entry["ratio"] = original_ms / (last["median_s"] * 1000)
+    original_cpu = None if measured is None else measured.cpu_ms.get((case.name, int(last["n"])))
+    if original_cpu is not None and source == MEASURED and last.get("cpu_median_s"):
+        entry["original_cpu_ms"] = original_cpu
+        entry["cpu_ratio"] = original_cpu / (last["cpu_median_s"] * 1000)
     return entry
 
 
@@ -153,7 +164,7 @@ def _ms(seconds: float) -> str:
 def table(entries: list[dict[str, Any]]) -> str:
     header = (
         f"{'case':<38} {'N':>9} {'median ms':>10} {'min':>9} {'max':>9} {'peak RSS':>9} "
-        f"{'x/2N':>5} {'orig ms':>8} {'min':>8} {'src':>5} {'ratio':>7}"
+        f"{'x/2N':>5} {'orig ms':>8} {'min':>8} {'src':>5} {'ratio':>7} {'cpu x':>7}"
     )
     lines = [header, "-" * len(header)]
     for entry in entries:
@@ -163,13 +174,14 @@ def table(entries: list[dict[str, Any]]) -> str:
         original_min = entry.get("original_min_ms")
         source = entry.get("original_source") or ""
         ratio = "" if original is None else f"{entry['ratio']:.2f}"
+        cpu_ratio = f"{entry['cpu_ratio']:.2f}" if "cpu_ratio" in entry else ""
         lines.append(
             f"{entry['title']:<38} {last['n']:>9,} {_ms(last['median_s']):>10} {_ms(last['min_s']):>9} "
             f"{_ms(last['max_s']):>9} {last['peak_rss_kb'] / 1024:>7.0f}MB "
             f"{'' if growth is None else f'{growth:.2f}':>5} "
             f"{'' if original is None else _ms(original / 1000):>8} "
             f"{'' if original_min is None else _ms(original_min / 1000):>8} {source:>5} "
-            f"{ratio:>7}"
+            f"{ratio:>7} {cpu_ratio:>7}"
         )
     return "\n".join(lines)
 

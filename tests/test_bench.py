@@ -59,7 +59,8 @@ def _original_report(path: Path, runs: dict[str, list[tuple[int, float, float]]]
             {
                 "case": name,
                 "runs": [
-                    {"n": n, "median_s": median, "min_s": low, "max_s": median} for n, median, low in sizes
+                    {"n": n, "median_s": median, "min_s": low, "max_s": median, "cpu_median_s": low}
+                    for n, median, low in sizes
                 ],
             }
             for name, sizes in runs.items()
@@ -95,17 +96,20 @@ def test_the_table_names_each_figures_source_and_the_ratio_uses_it(tmp_path: Pat
             "min_s": median_s,
             "max_s": median_s,
             "peak_rss_kb": 1024,
+            "cpu_median_s": median_s / 2,
         }
         return [run]
 
     entries = [entry_of(read, ours(read, 0.1), measured), entry_of(compact, ours(compact, 0.1), measured)]
     assert entries[0]["original_source"] == MEASURED
     assert entries[0]["ratio"] == pytest.approx(3.0)
+    assert entries[0]["cpu_ratio"] == pytest.approx(5.0)  # the original's 250 ms of CPU, ours 50 ms
     assert entries[1]["original_source"] == TYPED
+    assert "cpu_ratio" not in entries[1]  # a typed-in figure has no CPU time
     assert compact.original_ms is not None
     assert entries[1]["ratio"] == pytest.approx(compact.original_ms / 100)
     rows = table(entries).splitlines()[2:]
-    assert rows[0].split()[-2:] == [MEASURED, "3.00"]
+    assert rows[0].split()[-3:] == [MEASURED, "3.00", "5.00"]
     assert rows[1].split()[-2] == TYPED
     assert str(tmp_path / "o.json") in sources(measured)[MEASURED]
     assert MEASURED not in sources(None)

@@ -41,6 +41,7 @@ if (!specPath || !['time', 'first', 'answer'].includes(mode ?? '')) {
 const spec: Spec = JSON.parse(fs.readFileSync(specPath, 'utf8'));
 // The start-up case is timed from here: before any module of the original is loaded.
 const started = performance.now();
+const cpuStarted = process.cpuUsage();
 
 const SRC = path.resolve(spec.src);
 if (!fs.existsSync(path.join(SRC, 'src', 'core'))) {
@@ -172,6 +173,12 @@ const CASES: Record<string, (inputs: Any) => Promise<Runner>> = {
     return fixed(() => s.rewriteHistory(inputs.messages));
   },
 };
+
+/** CPU time (user + system, all threads) of this process since `since`, as Python's process_time(). */
+function cpuSeconds(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1e6;
+}
 
 async function once(operation: Operation): Promise<unknown> {
   const result = operation();
@@ -307,7 +314,8 @@ async function main(): Promise<Any> {
   if (mode === 'first') {
     const runner = await setup(spec.inputs);
     await once(await runner.iteration());
-    return { ...base, times_s: [(performance.now() - started) / 1000], warmup: 0, peak_rss_kb: peakKb(), peak_rss_since_setup: false };
+    const times_s = [(performance.now() - started) / 1000];
+    return { ...base, times_s, cpu_s: [cpuSeconds(cpuStarted)], warmup: 0, peak_rss_kb: peakKb(), peak_rss_since_setup: false };
   }
   const runner = await setup(spec.inputs);
   if (mode === 'answer') {
@@ -317,15 +325,18 @@ async function main(): Promise<Any> {
   const peakReset = resetPeak();
   for (let i = 0; i < spec.reps.warmup; i += 1) await once(await runner.iteration());
   const times: number[] = [];
+  const cpu: number[] = [];
   while (times.length < spec.reps.max) {
     const operation = await runner.iteration();
+    const cpuStart = process.cpuUsage();
     const start = performance.now();
     await once(operation);
     times.push((performance.now() - start) / 1000);
+    cpu.push(cpuSeconds(cpuStart));
     const spent = times.reduce((a, b) => a + b, 0);
     if (times.length >= spec.reps.min && spent >= spec.reps.budget) break;
   }
-  return { ...base, times_s: times, warmup: spec.reps.warmup, peak_rss_kb: peakKb(), peak_rss_since_setup: peakReset };
+  return { ...base, times_s: times, cpu_s: cpu, warmup: spec.reps.warmup, peak_rss_kb: peakKb(), peak_rss_since_setup: peakReset };
 }
 
 // The original may print; the driver reads the last line of stdout.

@@ -298,13 +298,14 @@ def measure(case: Case, n: int, args: argparse.Namespace) -> dict[str, Any]:
             result = {
                 **runs[-1],
                 "times_s": [t for run in runs for t in run["times_s"]],
+                "cpu_s": [t for run in runs for t in run["cpu_s"]],
                 "peak_rss_kb": max(run["peak_rss_kb"] for run in runs),
                 "warmup": 1,
             }
     finally:
         shutil.rmtree(work_dir, ignore_errors=True)
         spec.unlink(missing_ok=True)
-    result.update(figures(result["times_s"]), unit=case.unit, pid_measured="bun")
+    result.update(figures(result["times_s"], result["cpu_s"]), unit=case.unit, pid_measured="bun")
     return result
 
 
@@ -336,7 +337,8 @@ def _bun_version(bun: Path) -> str:
 def table(entries: list[dict[str, Any]], checks: list[dict[str, Any]]) -> str:
     matched = {check["case"]: check for check in checks}
     header = (
-        f"{'case':<38} {'N':>9} {'median ms':>10} {'min':>9} {'max':>9} {'reps':>4} {'peak RSS':>9}  answer"
+        f"{'case':<38} {'N':>9} {'median ms':>10} {'min':>9} {'max':>9} {'cpu ms':>9} {'reps':>4} "
+        f"{'peak RSS':>9}  answer"
     )
     lines = [header, "-" * len(header)]
     for entry in entries:
@@ -350,7 +352,8 @@ def table(entries: list[dict[str, Any]], checks: list[dict[str, Any]]) -> str:
             median, low, high = (run[key] * 1000 for key in ("median_s", "min_s", "max_s"))
             lines.append(
                 f"{entry['title']:<38} {run['n']:>9,} {median:>10,.1f} {low:>9,.1f} {high:>9,.1f} "
-                f"{run['reps']:>4} {run['peak_rss_kb'] / 1024:>7.0f}MB  {verdict}"
+                f"{run['cpu_median_s'] * 1000:>9,.1f} {run['reps']:>4} "
+                f"{run['peak_rss_kb'] / 1024:>7.0f}MB  {verdict}"
             )
     return "\n".join(lines)
 
