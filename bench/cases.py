@@ -5,8 +5,9 @@ does the untimed per-run preparation (a fresh directory, a fresh manager) and re
 is timed.  Because only the contract is used, the same cases time the reference implementation in this
 process or another implementation behind the wire protocol.
 
-``original_ms`` is the TypeScript original's time at the case's full size, measured on this machine
-(see ``bench/README.md``); None where the original has no such operation.
+``original_ms`` is the TypeScript original's median at the case's full size, typed in from an earlier
+measurement; ``python -m bench.original`` measures it afresh on these very inputs, and the suite prefers
+that report when given one (see ``bench/README.md``).  None where the original has no such operation.
 """
 
 from __future__ import annotations
