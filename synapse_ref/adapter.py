@@ -24,6 +24,7 @@ class ReferenceImplementation:
             "skill-import",
             "context",
             "session",
+            "session-delete",
             "usage",
             "stop-hooks",
             "sanitizer",
@@ -181,6 +182,12 @@ class ReferenceImplementation:
         from synapse_ref.session.session import Session
 
         return Session.continue_(sessions_dir)
+
+    # (session-delete factories)
+    def delete_session(self, sessions_dir: contract.SessionsDir, session_id: str) -> bool:
+        from synapse_ref.session.session import Session
+
+        return Session.delete_by_id(sessions_dir, session_id)
 
     def create_empty_usage(self, model: str) -> contract.SessionUsageRecord:
         from synapse_ref.session.usage import create_empty_usage
