@@ -150,9 +150,10 @@ def entry_of(case: Case, runs: list[dict[str, Any]], measured: OriginalFigures |
     if original_ms is not None:
         entry["ratio"] = original_ms / (last["median_s"] * 1000)
     original_cpu = None if measured is None else measured.cpu_ms.get((case.name, int(last["n"])))
-    if original_cpu is not None and source == MEASURED and last.get("cpu_median_s"):
+    ours_cpu = last.get("cpu_median_s") if last.get("pid_measured") != "server" else None  # else the client's
+    if original_cpu is not None and source == MEASURED and ours_cpu:
         entry["original_cpu_ms"] = original_cpu
-        entry["cpu_ratio"] = original_cpu / (last["cpu_median_s"] * 1000)
+        entry["cpu_ratio"] = original_cpu / (ours_cpu * 1000)
     return entry
 
 

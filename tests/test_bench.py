@@ -106,6 +106,8 @@ def test_the_table_names_each_figures_source_and_the_ratio_uses_it(tmp_path: Pat
     assert entries[0]["cpu_ratio"] == pytest.approx(5.0)  # the original's 250 ms of CPU, ours 50 ms
     assert entries[1]["original_source"] == TYPED
     assert "cpu_ratio" not in entries[1]  # a typed-in figure has no CPU time
+    over_the_wire = [{**ours(read, 0.1)[0], "pid_measured": "server"}]
+    assert "cpu_ratio" not in entry_of(read, over_the_wire, measured)  # its CPU time is the client's
     assert compact.original_ms is not None
     assert entries[1]["ratio"] == pytest.approx(compact.original_ms / 100)
     rows = table(entries).splitlines()[2:]
