@@ -1,4 +1,8 @@
-"""The reference implementation seen through the spec's contract (``synapse_spec.contract``)."""
+"""The reference implementation seen through the spec's contract (``synapse_spec.contract``).
+
+Every component is imported where it is built, not at the top: a process that only counts tokens or
+reads a transcript should not pay for the HTTP clients (``httpx`` alone is a tenth of a second).
+"""
 
 from __future__ import annotations
 
@@ -6,9 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import synapse_ref
-from synapse_ref.llm.scripted import ScriptedLLM
 
 if TYPE_CHECKING:
+    from synapse_ref.llm.scripted import ScriptedLLM
     from synapse_spec import contract
 
 
@@ -24,10 +28,12 @@ class ReferenceImplementation:
             "skill-import",
             "context",
             "session",
+            "session-delete",
             "usage",
             "stop-hooks",
             "sanitizer",
             "runner",
+            "bash-tool",
             "repl",
             "workflow",
             "llm-http",
@@ -35,6 +41,8 @@ class ReferenceImplementation:
     )
 
     def scripted_llm(self, model: str) -> ScriptedLLM:
+        from synapse_ref.llm.scripted import ScriptedLLM
+
         return ScriptedLLM(model)
 
     def http_llm_client(self, provider: str, base_url: str, model: str, api_key: str) -> contract.LLMClient:
@@ -182,6 +190,12 @@ class ReferenceImplementation:
 
         return Session.continue_(sessions_dir)
 
+    # (session-delete factories)
+    def delete_session(self, sessions_dir: contract.SessionsDir, session_id: str) -> bool:
+        from synapse_ref.session.session import Session
+
+        return Session.delete_by_id(sessions_dir, session_id)
+
     def create_empty_usage(self, model: str) -> contract.SessionUsageRecord:
         from synapse_ref.session.usage import create_empty_usage
 
@@ -265,6 +279,11 @@ class ReferenceImplementation:
             max_iterations=max_iterations,
             max_consecutive_tool_failures=max_consecutive_tool_failures,
         )
+
+    def bash_toolset(self, cwd: str) -> contract.Toolset:
+        from synapse_ref.agent.bash_tool import BashToolset
+
+        return BashToolset(cwd)
 
     def sanitize_tool_protocol_history(self, messages: list[contract.Message]) -> contract.SanitizeResult:
         from synapse_ref.context.sanitizer import sanitize_tool_protocol_history
