@@ -144,7 +144,7 @@ class CtxState:
 
     root: Path
     session_dir: Path
-    counter: CharTokenCounter = field(default_factory=CharTokenCounter)
+    counter: CharTokenCounter | None = field(default_factory=CharTokenCounter)
     storage: contract.OffloadStorage | None = None
     messages: list[Message] = field(default_factory=list)
     snapshot: list[Message] = field(default_factory=list)
@@ -1799,6 +1799,20 @@ def ctx_then_summary_max_tokens(ctx_state: CtxState, max_tokens: int, target: in
 @given("模型第一次的总结回复为空")
 def ctx_given_empty_summary(ctx_state: CtxState) -> None:
     _ctx_llm(ctx_state).reply_text("")
+
+
+@given("ContextCompactor 不传 token 计数器（使用实现的默认计数器）")
+def ctx_given_default_counter(ctx_state: CtxState) -> None:
+    ctx_state.counter = None
+
+
+@then(parsers.parse("`previousTokens` 与 `currentTokens` 都应为 `{tokens:d}`"))
+def ctx_then_compact_token_figures(ctx_state: CtxState, tokens: int) -> None:
+    result = _ctx_compacted(ctx_state)
+    found = (result.previous_tokens, result.current_tokens)
+    assert found == (tokens, tokens), (
+        f"(previousTokens, currentTokens) should be ({tokens}, {tokens}), got {found}"
+    )
 
 
 @then("压缩应被跳过：历史原样返回、`success=true` 且未调用总结模型")
