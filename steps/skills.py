@@ -394,6 +394,18 @@ def importer_merges_in_turn(importer_ctx: ImporterContext, datatable: list[list[
         importer_ctx.llm.reply_text(_skill_md(row["description"]))
 
 
+@given(
+    parsers.re(
+        r'技能 "(?P<name>[^"]+)" 已有 (?P<count>\d+) 个旧版本 `(?P<day>\d{4}-\d{2}-\d{2})-001` 至 `.+`'
+    )
+)
+def importer_existing_versions(importer_ctx: ImporterContext, name: str, count: str, day: str) -> None:
+    for number in range(1, int(count) + 1):
+        version = importer_ctx.skills_dir / name / "versions" / f"{day}-{number:03d}"
+        version.mkdir(parents=True)
+        (version / "SKILL.md").write_text(_skill_md(f"旧版本 {number}"), encoding="utf-8")
+
+
 @when(parsers.re(r"用技能导入器执行 (?P<times>\d+) 次 `(?P<command>[^`]+)`"))
 def importer_run_times(
     importer_ctx: ImporterContext, skills_ctx: SkillsContext, times: str, command: str
@@ -474,6 +486,24 @@ def importer_skills_dir_entries(importer_ctx: ImporterContext, names: str) -> No
     assert found == sorted(names.split("、")), f"the skills directory should hold only {names!r}, has {found}"
 
 
+@then(
+    parsers.re(
+        r'技能 "(?P<name>[^"]+)" 应保留 (?P<count>\d+) 个旧版本，最新的描述为 "(?P<newest>[^"]+)"，'
+        r"最早的 `(?P<oldest>[^`]+)` 已被删除"
+    )
+)
+def importer_versions_capped(
+    importer_ctx: ImporterContext, name: str, count: str, newest: str, oldest: str
+) -> None:
+    versions = importer_ctx.skills_dir / name / "versions"
+    kept = sorted((p for p in versions.iterdir() if p.is_dir()), reverse=True)
+    assert len(kept) == int(count), f"{name} should keep {count} versions, has {[p.name for p in kept]}"
+    assert oldest not in [p.name for p in kept], f"the oldest version {oldest} should have been removed"
+    assert _description_of((kept[0] / "SKILL.md").read_text(encoding="utf-8")) == newest, (
+        f"the newest version {kept[0].name} should be the skill before the merge"
+    )
+
+
 @then("导入器不应询问模型")
 def importer_model_not_asked(importer_ctx: ImporterContext) -> None:
     assert list(importer_ctx.llm.calls) == [], "the model must not be asked"
@@ -484,9 +514,23 @@ def importer_model_asked(importer_ctx: ImporterContext, count: int, first: str, 
     calls = list(importer_ctx.llm.calls)
     assert len(calls) == count, f"the model should be asked {count} time(s), was asked {len(calls)}"
     for call in calls:
-        sent = call.system_prompt + json.dumps(list(call.messages), ensure_ascii=False)
+        texts = [call.system_prompt]
+        for message in call.messages:
+            content = message.get("content")
+            assert message.get("role") in ("user", "assistant") and isinstance(content, list), (
+                f"the request should send messages of the model port (role, content parts), got {message!r}"
+            )
+            for part in content:
+                assert isinstance(part, dict) and part.get("type") == "text", (
+                    f"a text part expected: {part!r}"
+                )
+                assert isinstance(part.get("text"), str), f"a text part carries its text: {part!r}"
+                texts.append(part["text"])
+        assert call.messages and call.messages[-1].get("role") == "user", (
+            "the request should end with the user"
+        )
         for expected in (first, second):
-            assert expected in sent, f"the request should contain {expected!r}"
+            assert any(expected in text for text in texts), f"the request should contain {expected!r}"
     assert importer_ctx.llm.pending == 0, "every scripted answer should have been used"
 
 

@@ -146,3 +146,16 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     Then `skill:import` 的 stdout 应包含 "Imported: test-gen" 与 "Skipped: lint-fix"
     And 已安装技能 "test-gen" 的 SKILL.md 应与导入源中的相同
     And 技能目录中的条目应恰好为 "git-commit、test-gen"
+
+  @SKL-023
+  Scenario: 未设置 `SYNAPSE_SKILL_MAX_VERSIONS` 时默认保留 20 个旧版本，合并后删除最早的一个
+    Given 环境变量 `SYNAPSE_SKILL_MAX_VERSIONS` 为 `(未设置)`
+    And 技能 "git-commit" 已有 20 个旧版本 `2026-01-01-001` 至 `2026-01-01-020`
+    And 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并结果依次为描述如下的 SKILL.md
+      | description |
+      | 第一次合并  |
+    When 用技能导入器执行 1 次 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then 技能 "git-commit" 应保留 20 个旧版本，最新的描述为 "Write conventional commits"，最早的 `2026-01-01-001` 已被删除
