@@ -406,6 +406,38 @@ def importer_existing_versions(importer_ctx: ImporterContext, name: str, count: 
         (version / "SKILL.md").write_text(_skill_md(f"旧版本 {number}"), encoding="utf-8")
 
 
+@given(parsers.re(r"模型的合并请求(?P<how>会回复一份合并结果|抛出错误|回复空白文本)"))
+def importer_merge_model(importer_ctx: ImporterContext, how: str) -> None:
+    if how == "会回复一份合并结果":
+        importer_ctx.llm.reply_text(_skill_md("A merge that must not be applied"))
+    elif how == "抛出错误":
+        importer_ctx.llm.fail(RuntimeError("model unavailable"))
+    elif how == "回复空白文本":
+        importer_ctx.llm.reply_text("  \n")
+
+
+SOURCE_LAYOUTS = (
+    "一个技能目录本身（含 SKILL.md）",
+    "只含 `skills/` 子目录的目录",
+    "含 `skills/` 子目录与隐藏目录的目录",
+)
+
+
+@given(parsers.re(r"导入源是(?P<layout>.+)，其中的技能为 \"(?P<name>[^\"]+)\""))
+def importer_source_layout(importer_ctx: ImporterContext, layout: str, name: str) -> None:
+    assert layout in SOURCE_LAYOUTS, f"the step has no layout {layout!r}"
+    root = importer_ctx.source_dir
+    if layout == SOURCE_LAYOUTS[0]:
+        importer_ctx.source_dir = root / name
+        skill = importer_ctx.source_dir
+    else:
+        skill = root / "skills" / name
+        if layout == SOURCE_LAYOUTS[2]:
+            (root / ".git").mkdir()
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(_skill_md("Fix lint errors"), encoding="utf-8")
+
+
 @when(parsers.re(r"用技能导入器执行 (?P<times>\d+) 次 `(?P<command>[^`]+)`"))
 def importer_run_times(
     importer_ctx: ImporterContext, skills_ctx: SkillsContext, times: str, command: str
@@ -475,6 +507,11 @@ def importer_versions_newest_first(importer_ctx: ImporterContext, name: str, des
     versions = importer_ctx.skills_dir / name / "versions"
     kept = sorted((p for p in versions.iterdir() if p.is_dir()), reverse=True) if versions.is_dir() else []
     found = [_description_of((version / "SKILL.md").read_text(encoding="utf-8")) for version in kept]
+    merges = len(importer_ctx.llm.calls)
+    numbers = [p.name.rsplit("-", 1)[-1] for p in kept]
+    assert numbers == [f"{n:03d}" for n in range(merges, merges - len(kept), -1)], (
+        f"the day's versions are numbered 001, 002, ... in merge order: got {[p.name for p in kept]}"
+    )
     assert found == descriptions.split("、"), (
         f"{name} should keep {descriptions!r}, newest first; has {[p.name for p in kept]}: {found}"
     )
@@ -502,6 +539,12 @@ def importer_versions_capped(
     assert _description_of((kept[0] / "SKILL.md").read_text(encoding="utf-8")) == newest, (
         f"the newest version {kept[0].name} should be the skill before the merge"
     )
+
+
+@then(parsers.parse("模型应被询问 `{count:d}` 次"))
+def importer_model_asked_times(importer_ctx: ImporterContext, count: int) -> None:
+    calls = list(importer_ctx.llm.calls)
+    assert len(calls) == count, f"the model should be asked {count} time(s), was asked {len(calls)}"
 
 
 @then("导入器不应询问模型")

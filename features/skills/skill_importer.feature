@@ -159,3 +159,59 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
       | 第一次合并  |
     When 用技能导入器执行 1 次 `skill:import <源目录> --merge=commit-helper:git-commit`
     Then 技能 "git-commit" 应保留 20 个旧版本，最新的描述为 "Write conventional commits"，最早的 `2026-01-01-001` 已被删除
+
+  @SKL-024
+  Scenario Outline: `--merge` 无法完成时该技能列入 Skipped，目标技能不变且不安装 — <情形>
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并请求<模型>
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:<目标>`
+    Then `skill:import` 的 stdout 应为 "Skipped: commit-helper"
+    And 已安装技能 "git-commit" 的描述仍应为 "Write conventional commits"
+    And 技能 "commit-helper" 不应被安装
+    And 技能目录中的条目应恰好为 "git-commit"
+    And `synapse.*` 日志应有 1 条警告
+    And 模型应被询问 `<询问>` 次
+
+    Examples:
+      | 情形             | 目标       | 模型                 | 询问 |
+      | 目标技能未安装   | pr-summary | 会回复一份合并结果   | 0    |
+      | 模型调用失败     | git-commit | 抛出错误             | 1    |
+      | 模型回复为空白   | git-commit | 回复空白文本         | 1    |
+
+  @SKL-025
+  Scenario Outline: 导入源的布局 — <布局>
+    Given 导入源是<布局>，其中的技能为 "lint-fix"
+    And 模型对相似度的回答为
+      """
+      {"similar": []}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
+    And 技能目录中的条目应恰好为 "git-commit、lint-fix"
+
+    Examples:
+      | 布局                                   |
+      | 一个技能目录本身（含 SKILL.md）        |
+      | 只含 `skills/` 子目录的目录            |
+      | 含 `skills/` 子目录与隐藏目录的目录    |
+
+  @SKL-026
+  Scenario Outline: 模型指出的相似技能不可用时照常导入 — <情形>
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型对相似度的回答为
+      """
+      <回答>
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper"
+    And 已安装技能 "commit-helper" 的 SKILL.md 应与导入源中的相同
+
+    Examples:
+      | 情形                 | 回答                                                                              |
+      | 指出的技能未安装     | {"similar": [{"name": "pr-summary", "reason": "Both write text"}]}                |
+      | 没有给出理由         | {"similar": [{"name": "git-commit", "reason": ""}]}                               |
+      | 条目不是对象         | {"similar": ["git-commit", {"name": "nothing-installed", "reason": "no"}]}        |
