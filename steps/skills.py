@@ -368,6 +368,48 @@ def importer_source_pipe(importer_ctx: ImporterContext, name: str, pipe: str) ->
     os.mkfifo(importer_ctx.source_dir / name / pipe)
 
 
+@given(
+    parsers.re(
+        r'技能目录中还有一个 SKILL.md 为如下内容的技能 "(?P<name>[^"]+)"，以及隐藏目录 "(?P<hidden>[^"]+)" '
+        r'与没有 SKILL.md 的目录 "(?P<bare>[^"]+)"'
+    )
+)
+def importer_installed_extra(
+    importer_ctx: ImporterContext, name: str, hidden: str, bare: str, docstring: str
+) -> None:
+    (importer_ctx.skills_dir / name).mkdir()
+    (importer_ctx.skills_dir / name / "SKILL.md").write_text(docstring + "\n", encoding="utf-8")
+    (importer_ctx.skills_dir / hidden).mkdir()
+    (importer_ctx.skills_dir / hidden / "SKILL.md").write_text(
+        _skill_md("A half-copied skill"), encoding="utf-8"
+    )
+    (importer_ctx.skills_dir / bare).mkdir()
+
+
+@given(
+    parsers.re(
+        r'导入源目录中还有文件 "(?P<file>[^"]+)"、没有 SKILL.md 的目录 "(?P<bare>[^"]+)" '
+        r'与隐藏的技能目录 "(?P<hidden>[^"]+)"'
+    )
+)
+def importer_source_extra(importer_ctx: ImporterContext, file: str, bare: str, hidden: str) -> None:
+    (importer_ctx.source_dir / file).write_text("# Not a skill\n", encoding="utf-8")
+    (importer_ctx.source_dir / bare).mkdir()
+    (importer_ctx.source_dir / hidden).mkdir()
+    (importer_ctx.source_dir / hidden / "SKILL.md").write_text(_skill_md("A cache"), encoding="utf-8")
+
+
+@given(
+    parsers.parse('导入源技能 "{source}" 与已安装技能 "{installed}" 的 SKILL.md 末尾各有一个无效 UTF-8 字节')
+)
+def importer_invalid_utf8(importer_ctx: ImporterContext, source: str, installed: str) -> None:
+    for path in (
+        importer_ctx.source_dir / source / "SKILL.md",
+        importer_ctx.skills_dir / installed / "SKILL.md",
+    ):
+        path.write_bytes(path.read_bytes() + b"\xff")
+
+
 @given("模型对相似度的回答为")
 @given("模型的合并结果为")
 def importer_model_answers(importer_ctx: ImporterContext, docstring: str) -> None:
@@ -478,8 +520,8 @@ def importer_installed_description(importer_ctx: ImporterContext, name: str, des
 def importer_installed_copy(importer_ctx: ImporterContext, name: str) -> None:
     installed = importer_ctx.skills_dir / name / "SKILL.md"
     assert installed.is_file(), f"{name} should be installed at {installed.parent}"
-    source = (importer_ctx.source_dir / name / "SKILL.md").read_text(encoding="utf-8")
-    assert installed.read_text(encoding="utf-8") == source
+    source = (importer_ctx.source_dir / name / "SKILL.md").read_bytes()
+    assert installed.read_bytes() == source, f"{installed} should be a byte-for-byte copy of the source"
 
 
 @then(parsers.parse('技能 "{name}" 不应被安装'))
@@ -545,6 +587,29 @@ def importer_versions_capped(
 def importer_model_asked_times(importer_ctx: ImporterContext, count: int) -> None:
     calls = list(importer_ctx.llm.calls)
     assert len(calls) == count, f"the model should be asked {count} time(s), was asked {len(calls)}"
+
+
+def _request_texts(importer_ctx: ImporterContext) -> str:
+    parts = []
+    for call in importer_ctx.llm.calls:
+        parts.append(call.system_prompt)
+        for message in call.messages:
+            parts += [str(p.get("text", "")) for p in message.get("content", []) if isinstance(p, dict)]
+    return "\n".join(parts)
+
+
+@then(parsers.parse('相似检查的请求不应提到 "{first}" 或 "{second}"'))
+def importer_request_omits(importer_ctx: ImporterContext, first: str, second: str) -> None:
+    sent = _request_texts(importer_ctx)
+    for name in (first, second):
+        assert name not in sent, f"{name!r} is no installed skill and must not be offered to the model"
+
+
+@then("合并请求中两份 SKILL.md 的末尾都应是 U+FFFD")
+def importer_merge_request_replaced(importer_ctx: ImporterContext) -> None:
+    sent = _request_texts(importer_ctx)
+    for tail in ("Helps writing commit messages.\n\ufffd", "Write conventional commits.\n\ufffd"):
+        assert tail in sent, f"the merge request should carry {tail!r}: an invalid byte reads as U+FFFD"
 
 
 @then("导入器不应询问模型")

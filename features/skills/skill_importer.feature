@@ -215,3 +215,51 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
       | 指出的技能未安装     | {"similar": [{"name": "pr-summary", "reason": "Both write text"}]}                |
       | 没有给出理由         | {"similar": [{"name": "git-commit", "reason": ""}]}                               |
       | 条目不是对象         | {"similar": ["git-commit", {"name": "nothing-installed", "reason": "no"}]}        |
+
+  @SKL-027
+  Scenario: 相似检查只列出已安装的技能并按原样读取描述，导入源中不是技能的条目被忽略
+    Given 技能目录中还有一个 SKILL.md 为如下内容的技能 "pr-notes"，以及隐藏目录 ".pr-notes.importing" 与没有 SKILL.md 的目录 "drafts"
+      """
+      Description
+      **Description**: "Writes release notes"
+      """
+    And 导入源目录中的技能
+      | name     | description     |
+      | lint-fix | Fix lint errors |
+    And 导入源目录中还有文件 "README.md"、没有 SKILL.md 的目录 "notes" 与隐藏的技能目录 ".cache"
+    And 模型对相似度的回答为
+      """
+      {"similar": []}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
+    And 模型应被询问 1 次，请求中包含 "git-commit: Write conventional commits" 与 "pr-notes: Writes release notes"
+    And 相似检查的请求不应提到 "drafts" 或 ".pr-notes.importing"
+    And 技能目录中的条目应恰好为 ".pr-notes.importing、drafts、git-commit、lint-fix、pr-notes"
+
+  @SKL-028
+  Scenario: SKILL.md 中的无效 UTF-8 字节按原实现替换为 U+FFFD，导入与合并照常进行
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 导入源技能 "commit-helper" 与已安装技能 "git-commit" 的 SKILL.md 末尾各有一个无效 UTF-8 字节
+    And 模型的合并结果依次为描述如下的 SKILL.md
+      | description |
+      | 合并结果    |
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper → git-commit"
+    And 合并请求中两份 SKILL.md 的末尾都应是 U+FFFD
+
+  @SKL-029
+  Scenario: 含无效 UTF-8 字节的技能照常经过相似检查后导入
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 导入源技能 "commit-helper" 与已安装技能 "git-commit" 的 SKILL.md 末尾各有一个无效 UTF-8 字节
+    And 模型对相似度的回答为
+      """
+      {"similar": []}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper"
+    And 已安装技能 "commit-helper" 的 SKILL.md 应与导入源中的相同
