@@ -9,6 +9,7 @@
 // is marked `WHITE-BOX:` and listed with its reason in README.md.
 
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { getLogger, handle, kw, serve } from '../wire-js/wire.mjs';
 import {
@@ -238,6 +239,74 @@ class ConversationReaderAdapter extends Lazy {
   summarize(turns: Any[]): Any {
     return this.inner.summarize(turns.map(conversationTurn));
   }
+}
+
+// --------------------------------------------------------------------------------------------------------
+// Skill import: the original's SkillManager, its SkillMerger asking a SubAgentManager over the kit's model
+// --------------------------------------------------------------------------------------------------------
+
+/** Bash sessions the importers' tools started and the indexers' homes; each scenario's go at reset. */
+const importerBashTools: Any[] = [];
+const importerHomes: string[] = [];
+
+/**
+ * A home directory for the original's SkillIndexer whose `.synapse/skills` is the kit's skills directory.
+ * WHITE-BOX: the indexer takes a home directory and reads `<home>/.synapse/skills`, while SkillManager takes
+ * the skills directory itself; the original always gives both the same directory (`cli/repl-init.ts`).
+ */
+function indexerHome(skillsDir: string): string {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'synapse-skill-home-'));
+  importerHomes.push(home);
+  fs.mkdirSync(path.join(home, '.synapse'));
+  fs.symlinkSync(path.resolve(skillsDir), path.join(home, '.synapse', 'skills'));
+  return home;
+}
+
+/**
+ * The original's SkillManager on the kit's skills directory.  Its merger asks a SubAgentManager built as the
+ * original's own skill-enhancement hook builds one (`core/hooks/skill-enhance-hook.ts`): the model client
+ * (here the kit's), a BashTool with the sandbox off, the sub-agent toolset factory, `generate` and the
+ * preloaded AgentRunner factory.  Similarity runs the `skill` sub-agent's `search` action (no tools, one
+ * iteration), a merge its `enhance` action (Bash), as in the original.
+ */
+class SkillImporterAdapter extends Lazy {
+  async manager(): Promise<Any> {
+    return this.inner;
+  }
+  async import_skills(source: string, kwargs: Kwargs = {}): Promise<Any> {
+    const options: Kwargs = {};
+    if (kwargs.continue_skills != null) options.continueSkills = [...kwargs.continue_skills];
+    if (kwargs.merge_into != null) {
+      options.mergeInto = [...kwargs.merge_into].map(([source, target]: Any[]) => ({ source, target }));
+    }
+    return (await this.manager()).import(source, options);
+  }
+}
+
+function skillImporter(skillsDir: string, llm: Any): SkillImporterAdapter {
+  return new SkillImporterAdapter(async () => {
+    const { SkillManager } = up('skills/manager/skill-manager.ts');
+    const { SkillIndexer } = up('skills/loader/indexer.ts');
+    const { SkillMerger } = up('skills/manager/skill-merger.ts');
+    const { SubAgentManager } = up('core/sub-agents/sub-agent-manager.ts');
+    const { BashTool } = up('tools/bash-tool.ts');
+    const { createSubAgentToolsetFactory } = up('tools/sub-agent-toolset-factory.ts');
+    const { generate } = up('providers/generate.ts');
+    const { createPreloadedAgentRunnerFactory } = up('core/hooks/agent-runner-factory.ts');
+    const { loadSandboxConfig } = up('shared/sandbox/sandbox-config.ts');
+    const client = new KitLLMClient(llm, kw);
+    const bashTool = new BashTool({ sandboxConfig: { ...loadSandboxConfig(), enabled: false } });
+    importerBashTools.push(bashTool);
+    const subAgentManager = new SubAgentManager({
+      client,
+      bashTool,
+      toolsetFactory: createSubAgentToolsetFactory(),
+      generateFn: generate,
+      agentRunnerFactory: await createPreloadedAgentRunnerFactory({ client, generateFn: generate }),
+    });
+    const indexer = new SkillIndexer(indexerHome(skillsDir));
+    return new SkillManager(skillsDir, indexer, new SkillMerger(subAgentManager));
+  });
 }
 
 // --------------------------------------------------------------------------------------------------------
@@ -567,8 +636,16 @@ const factories = {
     const { SkillCommandHandler } = up('tools/commands/skill-mgmt.ts');
     // As the original's bash router builds it: the manager is made on first write (`skillManagerFactory`);
     // read-only subcommands use the handler's own metadata service.
-    const importer = skillImportManager(manager, kw);
+    // Our own importer (skill_importer) is the original's SkillManager; it is built on first use, so the
+    // handler gets it through a forwarder of the one method the handler calls on it.
+    const importer = manager instanceof SkillImporterAdapter
+      ? { import: async (source: string, options: Any) => (await manager.manager()).import(source, options) }
+      : skillImportManager(manager, kw);
     return typed('SkillCommandHandler', new SkillCommandHandler({ skillManagerFactory: () => importer }));
+  },
+
+  skill_importer(skillsDir: string, llm: Any): Any {
+    return typed('SkillImportManager', skillImporter(skillsDir, llm));
   },
 
   offload_storage(sessionDir: string): Any {
@@ -736,8 +813,8 @@ const factories = {
 const conn = serve({
   name: 'synapse-agent',
   version: originalCommit(),
-  // Not offered: skill-import (see README), workflow (the original has no staged workflow).
-  capabilities: ['reader', 'skills', 'context', 'session', 'usage', 'stop-hooks', 'sanitizer', 'runner', 'repl'],
+  // Not offered: workflow (the original has no staged workflow).
+  capabilities: ['reader', 'skills', 'skill-import', 'context', 'session', 'usage', 'stop-hooks', 'sanitizer', 'runner', 'repl'],
   settings: 'build',
   factories,
   properties: { stop_hook_marker: up('core/hooks/hook-registry.ts').STOP_HOOK_MARKER },
@@ -754,6 +831,8 @@ const conn = serve({
   },
   onReset() {
     up('shared/token-counter.ts').setTokenCounterForTesting({ countTokensImpl: null });
+    for (const tool of importerBashTools.splice(0)) tool.cleanup();
+    for (const home of importerHomes.splice(0)) fs.rmSync(home, { recursive: true, force: true });
     return null;
   },
 });
