@@ -822,6 +822,9 @@ const conn = serve({
     // The original writes its log file below ~/.synapse/logs unless told not to; the kit reads the records
     // as `log` notifications instead, so a scenario's directories hold only what the original writes there.
     if (env.SYNAPSE_LOG_TO_FILE === undefined) process.env.SYNAPSE_LOG_TO_FILE = 'false';
+    // bun reads the home directory once, at start-up (`os.homedir()` does not follow a later `$HOME`), and
+    // the original computes paths from it at import: another HOME needs a process started with it.
+    if (env.HOME !== undefined && env.HOME !== os.homedir()) return { restart: true };
     const key = JSON.stringify(Object.entries(env).sort());
     if (key !== lastEnv) {
       lastEnv = key;
