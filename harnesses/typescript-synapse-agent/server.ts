@@ -441,6 +441,9 @@ class SessionAdapter {
     if (kwargs && 'reset_usage' in kwargs) return this.inner.clear({ resetUsage: kwargs.reset_usage });
     return this.inner.clear();
   }
+  delete(): Promise<void> {
+    return this.inner.delete();
+  }
   get_usage(): Any {
     return this.inner.getUsage();
   }
@@ -713,6 +716,16 @@ const factories = {
       : typed('Session', new SessionAdapter(inner, sessionsDir, kwargs.pricing, up('shared/config/pricing.ts')));
   },
 
+  // The original deletes a session through its object only (`Session.delete()`); its callers reach a
+  // session by id with `Session.find`, and so does this recipe. An id the index does not list is not found.
+  async delete_session(sessionsDir: string, sessionId: string): Promise<boolean> {
+    const { Session } = up('core/session/session.ts');
+    const inner = await Session.find(sessionId, { sessionsDir });
+    if (inner === null) return false;
+    await inner.delete();
+    return true;
+  },
+
   list_sessions(sessionsDir: string): Promise<Any[]> {
     const { Session } = up('core/session/session.ts');
     return Session.list({ sessionsDir });
@@ -814,7 +827,7 @@ const conn = serve({
   name: 'synapse-agent',
   version: originalCommit(),
   // Not offered: workflow (the original has no staged workflow).
-  capabilities: ['reader', 'skills', 'skill-import', 'context', 'session', 'usage', 'stop-hooks', 'sanitizer', 'runner', 'repl'],
+  capabilities: ['reader', 'skills', 'skill-import', 'context', 'session', 'session-delete', 'usage', 'stop-hooks', 'sanitizer', 'runner', 'repl'],
   settings: 'build',
   factories,
   properties: { stop_hook_marker: up('core/hooks/hook-registry.ts').STOP_HOOK_MARKER },
