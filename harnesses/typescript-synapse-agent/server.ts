@@ -245,8 +245,10 @@ class ConversationReaderAdapter extends Lazy {
 // Skill import: the original's SkillManager, its SkillMerger asking a SubAgentManager over the kit's model
 // --------------------------------------------------------------------------------------------------------
 
-/** Bash sessions the importers' tools started and the indexers' homes; each scenario's go at reset. */
-const importerBashTools: Any[] = [];
+/** Bash sessions the original's tools started and the indexers' homes; each scenario's go at reset. */
+const bashTools: Any[] = [];
+/** The original's own toolsets (bash_toolset): a runner gets them as they are, cancel included. */
+const ownToolsets: WeakSet<object> = new WeakSet();
 const importerHomes: string[] = [];
 
 /**
@@ -296,7 +298,7 @@ function skillImporter(skillsDir: string, llm: Any): SkillImporterAdapter {
     const { loadSandboxConfig } = up('shared/sandbox/sandbox-config.ts');
     const client = new KitLLMClient(llm, kw);
     const bashTool = new BashTool({ sandboxConfig: { ...loadSandboxConfig(), enabled: false } });
-    importerBashTools.push(bashTool);
+    bashTools.push(bashTool);
     const subAgentManager = new SubAgentManager({
       client,
       bashTool,
@@ -647,6 +649,27 @@ const factories = {
     return typed('SkillCommandHandler', new SkillCommandHandler({ skillManagerFactory: () => importer }));
   },
 
+  bash_toolset(cwd: string): Any {
+    const { BashTool } = up('tools/bash-tool.ts');
+    const { CallableToolset } = up('tools/toolset.ts');
+    const { loadSandboxConfig } = up('shared/sandbox/sandbox-config.ts');
+    // The original's BashTool takes no working directory: its BashSession starts one persistent bash, in
+    // the process's directory, when the tool is built. The sandbox is off, as the original builds the
+    // sub-agents' BashTool (`core/hooks/skill-enhance-hook.ts`).
+    const previous = process.cwd();
+    process.chdir(cwd);
+    let tool: Any;
+    try {
+      tool = new BashTool({ sandboxConfig: { ...loadSandboxConfig(), enabled: false } });
+    } finally {
+      process.chdir(previous);
+    }
+    bashTools.push(tool);
+    const toolset = new CallableToolset([tool]);
+    ownToolsets.add(toolset);
+    return typed('Toolset', toolset);
+  },
+
   skill_importer(skillsDir: string, llm: Any): Any {
     return typed('SkillImportManager', skillImporter(skillsDir, llm));
   },
@@ -776,7 +799,7 @@ const factories = {
         const options: Kwargs = {
           client: new KitLLMClient(llm, kw),
           systemPrompt: buildSystemPrompt({ cwd: kwargs.cwd ?? process.cwd() }),
-          toolset: toolsetAdapter(tools),
+          toolset: ownToolsets.has(tools) ? tools : toolsetAdapter(tools),
         };
         if (session !== null) options.session = session.inner;
         if (kwargs.max_iterations != null) options.maxIterations = kwargs.max_iterations;
@@ -827,7 +850,7 @@ const conn = serve({
   name: 'synapse-agent',
   version: originalCommit(),
   // Not offered: workflow (the original has no staged workflow).
-  capabilities: ['reader', 'skills', 'skill-import', 'context', 'session', 'session-delete', 'usage', 'stop-hooks', 'sanitizer', 'runner', 'repl'],
+  capabilities: ['reader', 'skills', 'skill-import', 'context', 'session', 'session-delete', 'usage', 'stop-hooks', 'sanitizer', 'runner', 'bash-tool', 'repl'],
   settings: 'build',
   factories,
   properties: { stop_hook_marker: up('core/hooks/hook-registry.ts').STOP_HOOK_MARKER },
@@ -847,7 +870,7 @@ const conn = serve({
   },
   onReset() {
     up('shared/token-counter.ts').setTokenCounterForTesting({ countTokensImpl: null });
-    for (const tool of importerBashTools.splice(0)) tool.cleanup();
+    for (const tool of bashTools.splice(0)) tool.cleanup();
     for (const home of importerHomes.splice(0)) fs.rmSync(home, { recursive: true, force: true });
     return null;
   },
