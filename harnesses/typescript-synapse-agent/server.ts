@@ -649,22 +649,17 @@ const factories = {
     return typed('SkillCommandHandler', new SkillCommandHandler({ skillManagerFactory: () => importer }));
   },
 
-  bash_toolset(cwd: string): Any {
+  async bash_toolset(cwd: string): Promise<Any> {
     const { BashTool } = up('tools/bash-tool.ts');
     const { CallableToolset } = up('tools/toolset.ts');
     const { loadSandboxConfig } = up('shared/sandbox/sandbox-config.ts');
-    // The original's BashTool takes no working directory: its BashSession starts one persistent bash, in
-    // the process's directory, when the tool is built. The sandbox is off, as the original builds the
-    // sub-agents' BashTool (`core/hooks/skill-enhance-hook.ts`).
-    const previous = process.cwd();
-    process.chdir(cwd);
-    let tool: Any;
-    try {
-      tool = new BashTool({ sandboxConfig: { ...loadSandboxConfig(), enabled: false } });
-    } finally {
-      process.chdir(previous);
-    }
+    // The sandbox is off, as the original builds the sub-agents' BashTool (`core/hooks/skill-enhance-hook.ts`).
+    const tool = new BashTool({ sandboxConfig: { ...loadSandboxConfig(), enabled: false } });
     bashTools.push(tool);
+    // The original's tool takes no working directory: its one persistent bash starts where the process
+    // started (bun's spawn does not follow a later `process.chdir`). A `cd` through the tool itself moves
+    // that shell, as a user of the original would.
+    await tool.call({ command: `cd '${cwd.replace(/'/g, "'\\''")}'` });
     const toolset = new CallableToolset([tool]);
     ownToolsets.add(toolset);
     return typed('Toolset', toolset);
