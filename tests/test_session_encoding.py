@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from hypothesis import given, settings
+import pytest
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from synapse_ref.session import persistence
-from synapse_ref.session.persistence import dumps, parse_jsonl, to_jsonl
+from synapse_ref.session.persistence import dumps, parse_jsonl, read_jsonl, to_jsonl
 
 SEPARATOR = persistence._SEPARATOR_VALUE
 
@@ -57,3 +60,62 @@ def test_a_message_holding_the_separator_keeps_its_lines() -> None:
     data = to_jsonl(batch)
     assert data.count(b"\n") == 2
     assert parse_jsonl(data, "test") == batch
+
+
+lines = st.lists(
+    st.sampled_from(
+        [
+            b'{"role":"user","content":"' + b"x" * 40 + b'"}',
+            b'{"role":"tool","content":"\xc3\xa9\xf0\x9f\x98\x80"}',
+            b"",
+            b"   ",
+            b"not json",
+            b"[1,2]",
+            b'{"role":1}',
+            b'{"role":"assistant","toolCalls":{}}',
+            b'{"role":"user","content":"' + b"y" * 300 + b'"}',
+        ]
+    ),
+    max_size=30,
+)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines, st.booleans(), st.integers(min_value=1, max_value=64))
+def test_chunked_loading_is_loading_the_whole_file(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    body: list[bytes],
+    final_newline: bool,
+    chunk: int,
+) -> None:
+    data = b"\n".join(body) + (b"\n" if final_newline and body else b"")
+    path = tmp_path / "history.jsonl"
+    path.write_bytes(data)
+    caplog.set_level(logging.WARNING, logger="synapse.session.persistence")
+    caplog.clear()
+    expected = parse_jsonl(data, path)
+    expected_warnings = [r.getMessage() for r in caplog.records]
+    caplog.clear()
+    monkeypatch.setattr(persistence, "READ_CHUNK", chunk)  # lines cut at every place
+    assert read_jsonl(path) == expected
+    assert [r.getMessage() for r in caplog.records] == expected_warnings  # same line numbers
+
+
+def test_loading_restores_the_garbage_collector_even_on_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    path = tmp_path / "history.jsonl"
+    path.write_bytes(b'{"role":"user"}\n')
+
+    def broken(*_: object) -> list[Any]:
+        raise MemoryError
+
+    monkeypatch.setattr(persistence, "_parse_lines", broken)
+    assert gc.isenabled()
+    with pytest.raises(MemoryError):
+        read_jsonl(path)
+    assert gc.isenabled()

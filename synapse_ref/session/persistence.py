@@ -133,30 +133,38 @@ def _parse_line(line: bytes) -> Any:
         return _BAD
 
 
+READ_CHUNK = 1 << 16
+"""Bytes read at a time when loading a history: the file is never held whole next to its messages."""
+
+
+def _parse_lines(lines: list[bytes], first: int, source: Path | str, warn: bool) -> list[dict[str, Any]]:
+    """The messages of ``lines``, the first of which is line number ``first`` of ``source``.  Parsing
+    allocates millions of objects and frees none: callers pause the cyclic GC around it."""
+    try:
+        values: list[Any] = list(map(orjson.loads, filter(None, lines)))
+    except orjson.JSONDecodeError:
+        pass
+    else:
+        if all(map(is_message, values)):  # one pass: each dict is touched once
+            return values
+    return _parse_each(lines, first, source, warn)
+
+
 def parse_jsonl(data: bytes, source: Path | str, *, warn: bool = True) -> list[dict[str, Any]]:
     """The messages of JSONL ``data``: a line that is not JSON, or JSON but no message, is skipped with a
     warning so that one bad write does not make the whole conversation unreadable."""
-    lines = data.split(b"\n")
-    # Parsing allocates millions of objects and frees none: cyclic GC passes would only cost time.
     enabled = gc.isenabled()
-    gc.disable()
+    gc.disable()  # see read_jsonl
     try:
-        try:
-            values: list[Any] = list(map(orjson.loads, filter(None, lines)))
-        except orjson.JSONDecodeError:
-            pass
-        else:
-            if all(map(is_message, values)):  # one pass: each dict is touched once
-                return values
-        return _parse_each(lines, source, warn)
+        return _parse_lines(data.split(b"\n"), 1, source, warn)
     finally:
         if enabled:
             gc.enable()
 
 
-def _parse_each(lines: list[bytes], source: Path | str, warn: bool) -> list[dict[str, Any]]:
+def _parse_each(lines: list[bytes], first: int, source: Path | str, warn: bool) -> list[dict[str, Any]]:
     messages: list[dict[str, Any]] = []
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(lines, start=first):
         if not line.strip():
             continue
         value = _parse_line(line)
@@ -169,12 +177,40 @@ def _parse_each(lines: list[bytes], source: Path | str, warn: bool) -> list[dict
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    """Every message of the file (a missing file has none); see :func:`parse_jsonl`."""
+    """Every message of the file (a missing file has none); see :func:`parse_jsonl`.
+
+    The file is read ``READ_CHUNK`` bytes at a time and each chunk's complete lines are parsed before
+    the next is read, so the peak memory is the messages plus one chunk, not the messages plus the
+    file and its lines.
+    """
     try:
-        data = path.read_bytes()
+        handle = open(path, "rb", buffering=0)  # noqa: SIM115 - closed by the with below
     except FileNotFoundError:
         return []
-    return parse_jsonl(data, path)
+    messages: list[dict[str, Any]] = []
+    pending: list[bytes] = []  # the start of a line that continues in the next chunk
+    number = 1
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        with handle:
+            while chunk := handle.read(READ_CHUNK):
+                lines = chunk.split(b"\n")
+                del chunk
+                if len(lines) == 1:
+                    pending.append(lines[0])
+                    continue
+                if pending:
+                    lines[0] = b"".join([*pending, lines[0]])
+                pending = [lines.pop()]
+                messages += _parse_lines(lines, number, path, True)
+                number += len(lines)
+        if pending:
+            messages += _parse_lines([b"".join(pending)], number, path, True)
+    finally:
+        if enabled:  # last: a collection is due at the next allocation of a tracked object
+            gc.enable()
+    return messages
 
 
 def count_messages(path: Path, start: int, end: int | None = None) -> tuple[int, int]:
