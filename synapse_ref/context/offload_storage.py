@@ -52,7 +52,8 @@ class OffloadStorage:
         the path is returned only once the content is completely written: a reference to the file
         exists only after that, so a crash can leave at most an unreferenced partial file, which the
         cleanup of unreferenced files removes.  No fsync per file (an offload writes thousands of them
-        per step; the original does not either): the history that references them is what is synced.
+        per step; the original does not either): before the session writes a history that points at
+        them, it makes them durable with one sync (see the durability policy in ``session``).
         A failed write removes its partial file.  Files are readable by their owner only, as tool
         output may hold anything the tools saw.
         """
