@@ -64,8 +64,8 @@ def to_jsonl(messages: Iterable[Any]) -> Bytes:
     is encoded message by message instead.
     """
     items = list(messages)
-    if not items:
-        return b""
+    if len(items) < 2:
+        return dumps(items[0], newline=True) if items else b""
     interleaved: list[Any] = [_SEPARATOR_VALUE] * (2 * len(items) + 1)
     interleaved[: 2 * len(items) : 2] = items
     interleaved[-1] = 0  # [m1,"sep",m2,"sep",0] -> [m1\nm2\n0]
