@@ -85,3 +85,62 @@ def test_a_failed_sync_leaves_the_history_unchanged(tmp_path: Path, monkeypatch:
     with pytest.raises(SessionHistoryError):
         session.rewrite_history(_history("new"))
     assert session.history_path.read_bytes() == before
+
+
+MOUNTINFO = """\
+22 27 0:21 / /proc rw,relatime - proc proc rw
+25 24 0:23 / /dev/shm rw,relatime - tmpfs tmpfs rw,size=24684084k
+27 1 254:0 / / rw,relatime - ext4 /dev/vda rw,discard,resv_strict
+40 27 254:0 /srv /mnt/bound rw,relatime shared:7 - ext4 /dev/vda rw,discard,resv_strict
+41 27 254:1 / /data rw,relatime - ext4 /dev/vdb rw,noauto_da_alloc
+42 27 254:2 / /fast rw,relatime - ext4 /dev/vdc rw,data=writeback
+43 27 254:3 / /journal rw,relatime - ext4 /dev/vdd rw,data=journal
+44 27 8:1 / /x rw,relatime - xfs /dev/sda1 rw,attr2
+45 27 254:4 / /nb rw,relatime - ext4 /dev/vde rw,nobarrier
+"""
+
+
+@pytest.mark.parametrize(
+    ("major", "minor", "ordered"),
+    [
+        (254, 0, True),  # ext4 with its defaults, mounted twice
+        (254, 3, True),  # data=journal writes the data with the rename's transaction
+        (254, 1, False),  # noauto_da_alloc
+        (254, 2, False),  # data=writeback
+        (254, 4, False),  # no write barriers
+        (0, 23, False),  # tmpfs: nothing survives a power loss anyway, a sync costs nothing
+        (8, 1, False),  # xfs
+        (9, 9, False),  # not listed
+    ],
+)
+def test_only_ext4_with_ordered_data_skips_the_sync_before_a_rename(
+    major: int, minor: int, ordered: bool
+) -> None:
+    assert persistence.rename_orders_data(MOUNTINFO, os.makedev(major, minor)) is ordered
+
+
+def test_a_replace_syncs_unless_the_file_system_orders_an_existing_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    synced: list[int] = []
+    real = getattr(os, "fdatasync", os.fsync)
+
+    def fdatasync(fd: int) -> None:
+        synced.append(fd)
+        real(fd)
+
+    monkeypatch.setattr(os, "fdatasync", fdatasync, raising=False)
+    target = tmp_path / "sessions.json"
+
+    monkeypatch.setattr(persistence, "_device_orders_renames", lambda device: False)
+    persistence.atomic_write_bytes(target, b"1")
+    persistence.atomic_write_bytes(target, b"2")
+    assert len(synced) == 2
+
+    monkeypatch.setattr(persistence, "_device_orders_renames", lambda device: True)
+    (tmp_path / "new.json").unlink(missing_ok=True)
+    persistence.atomic_write_bytes(tmp_path / "new.json", b"3")  # nothing to replace: synced
+    assert len(synced) == 3
+    persistence.atomic_write_bytes(target, b"4")  # replaces: the file system orders it
+    assert len(synced) == 3
+    assert target.read_bytes() == b"4"
