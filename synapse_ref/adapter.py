@@ -1,4 +1,8 @@
-"""The reference implementation seen through the spec's contract (``synapse_spec.contract``)."""
+"""The reference implementation seen through the spec's contract (``synapse_spec.contract``).
+
+Every component is imported where it is built, not at the top: a process that only counts tokens or
+reads a transcript should not pay for the HTTP clients (``httpx`` alone is a tenth of a second).
+"""
 
 from __future__ import annotations
 
@@ -6,9 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import synapse_ref
-from synapse_ref.llm.scripted import ScriptedLLM
 
 if TYPE_CHECKING:
+    from synapse_ref.llm.scripted import ScriptedLLM
     from synapse_spec import contract
 
 
@@ -24,6 +28,7 @@ class ReferenceImplementation:
             "skill-import",
             "context",
             "session",
+            "session-delete",
             "usage",
             "stop-hooks",
             "sanitizer",
@@ -35,6 +40,8 @@ class ReferenceImplementation:
     )
 
     def scripted_llm(self, model: str) -> ScriptedLLM:
+        from synapse_ref.llm.scripted import ScriptedLLM
+
         return ScriptedLLM(model)
 
     def http_llm_client(self, provider: str, base_url: str, model: str, api_key: str) -> contract.LLMClient:
@@ -181,6 +188,12 @@ class ReferenceImplementation:
         from synapse_ref.session.session import Session
 
         return Session.continue_(sessions_dir)
+
+    # (session-delete factories)
+    def delete_session(self, sessions_dir: contract.SessionsDir, session_id: str) -> bool:
+        from synapse_ref.session.session import Session
+
+        return Session.delete_by_id(sessions_dir, session_id)
 
     def create_empty_usage(self, model: str) -> contract.SessionUsageRecord:
         from synapse_ref.session.usage import create_empty_usage

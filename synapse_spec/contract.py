@@ -495,6 +495,11 @@ class Session(Protocol):
         index too) and, with ``reset_usage``, the usage (keeping its model)."""
         ...
 
+    def delete(self) -> None:
+        """Deletes the session as ``Implementation.delete_session(sessions_dir, id)`` does.  A later write
+        through this object (or another object of the session) may start the session anew."""
+        ...
+
     def get_usage(self) -> SessionUsageRecord:
         """A deep copy."""
         ...
@@ -1014,6 +1019,28 @@ class Implementation(Protocol):
         """``Session.continue``: the newest session, or None when there is none."""
         ...
 
+    # (session-delete factories)
+    def delete_session(self, sessions_dir: SessionsDir, session_id: str) -> bool:
+        """Deletes the session ``session_id``: its history ``<id>.jsonl``, its directory ``<id>/`` with
+        the offloaded files in it, and its entry in ``sessions.json``.  True when the sessions directory
+        held any of these; False, changing nothing, when it holds nothing of that id (an unknown id, or
+        a session deleted already: deleting twice is harmless).
+
+        * Nothing outside those names is touched: other sessions' entries and files stay as they were,
+          and an id that is not a plain file name (``../x``, ``..``, ``.``, empty, holding a NUL)
+          removes no file at all, only its index entry (which only a hand-edited index can hold).
+        * The index update is a read-modify-write under the same lock as every other index write, and
+          the index is replaced atomically: a process writing other sessions at the same time (creating,
+          appending, recording usage) loses nothing.
+        * A file that cannot be removed raises an error whose message contains ``Failed to delete
+          session`` and the path of that file, and leaves the session's index entry in place, so no file
+          is left unlisted silently; the deletion can be retried.
+        * A process killed part way through never leaves an index entry for a session whose history is
+          gone: the entry lists a complete session or is gone, and deleting the id again removes what the
+          killed process left.
+        """
+        ...
+
     def create_empty_usage(self, model: str) -> SessionUsageRecord: ...
 
     def accumulate_usage(
@@ -1107,6 +1134,7 @@ CAPABILITY_FACTORIES: Mapping[str, frozenset[str]] = {
     "skill-import": frozenset({"skill_importer"}),
     "context": frozenset({"offload_storage", "context_manager", "context_compactor", "context_orchestrator"}),
     "session": frozenset({"create_session", "find_session", "list_sessions", "continue_session"}),
+    "session-delete": frozenset({"delete_session"}),
     "usage": frozenset({"create_empty_usage", "accumulate_usage", "format_cost_output"}),
     "stop-hooks": frozenset({"stop_hook_registry", "stop_hook_executor", "stop_hook_marker"}),
     "sanitizer": frozenset({"sanitize_tool_protocol_history"}),

@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from synapse_spec.contract import CAPABILITY_FACTORIES
 from synapse_spec.remote import RemoteImplementation, server_of
 
 T = TypeVar("T")
@@ -44,6 +45,14 @@ def implementation_pid(synapse: object) -> int:
 
 def in_process(synapse: object) -> bool:
     return server_of(synapse) is None
+
+
+def uses_capability(synapse: object, capability: str) -> None:
+    """Says that the step is about to use ``capability`` through a component rather than a factory of
+    the implementation (``Session.delete`` of ``session-delete``): the scenario needs it as if it had
+    called a factory, so it is not applicable to an implementation that does not declare it."""
+    for member in sorted(CAPABILITY_FACTORIES[capability]):
+        getattr(synapse, member)
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from synapse_spec import probes
+
 
 def _synapse(home: Path, stdin: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SYNAPSE_")}
@@ -86,6 +88,75 @@ def test_resume_of_an_unknown_session_is_an_error_not_a_new_session(home: Path) 
     assert not index.exists() or json.loads(index.read_text(encoding="utf-8"))["sessions"] == [], (
         "no session should be created"
     )
+
+
+def _index_ids(home: Path) -> list[str]:
+    index = json.loads((home / "sessions" / "sessions.json").read_text(encoding="utf-8"))
+    return [str(entry["id"]) for entry in index["sessions"]]
+
+
+def _saved_session(home: Path, text: str) -> str:
+    """A session with one exchange and an offloaded file, saved by a REPL run that has ended."""
+    before = set(_index_ids(home)) if (home / "sessions" / "sessions.json").exists() else set()
+    result = _synapse(home, f"{text}\n/exit\n")
+    assert result.returncode == 0, result.stderr
+    (session_id,) = set(_index_ids(home)) - before
+    offloaded = home / "sessions" / session_id / "offloaded" / "note.txt"
+    offloaded.parent.mkdir(parents=True)
+    offloaded.write_text("offloaded", encoding="utf-8")
+    return session_id
+
+
+def test_delete_removes_another_session_and_only_that_one(home: Path) -> None:
+    doomed = _saved_session(home, "the session to delete")
+    kept = _saved_session(home, "the session to keep")
+    result = _synapse(home, f"/delete {doomed}\n/delete {doomed}\n/sessions\n/exit\n")
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert f"Deleted session {doomed}." in result.stdout, result.stdout
+    assert f"Session not found: {doomed}" in result.stdout, "deleting again should say the id is unknown"
+    listing = result.stdout.split("Saved sessions (newest first):", 1)[1]
+    assert doomed not in listing and kept in listing, f"/sessions should no longer list {doomed}: {listing}"
+    sessions = home / "sessions"
+    assert not (sessions / f"{doomed}.jsonl").exists() and not (sessions / doomed).exists(), (
+        "the deleted session's history and directory should be gone"
+    )
+    assert doomed not in _index_ids(home)
+    assert (sessions / f"{kept}.jsonl").is_file() and (sessions / kept / "offloaded" / "note.txt").is_file()
+
+
+def test_delete_refuses_the_current_session(home: Path) -> None:
+    current = _saved_session(home, "the current conversation")
+    result = _synapse(home, f"/delete {current}\n/exit\n", "--resume", current)
+    assert result.returncode == 0, result.stderr
+    assert f"Cannot delete the current session {current}" in result.stdout, result.stdout
+    assert (home / "sessions" / f"{current}.jsonl").is_file() and current in _index_ids(home), (
+        "the current session must be kept"
+    )
+
+
+def test_delete_without_an_id_or_with_an_unknown_one_explains_itself(home: Path) -> None:
+    kept = _saved_session(home, "a saved session")
+    result = _synapse(home, "/delete\n/delete ../../etc\n/delete session-does-not-exist\n/help\n/exit\n")
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert "Usage: /delete ID" in result.stdout, result.stdout
+    assert "Session not found: ../../etc" in result.stdout, result.stdout
+    assert "Session not found: session-does-not-exist" in result.stdout, result.stdout
+    assert "/delete ID" in result.stdout.split("Synapse REPL commands", 1)[1], "/help should list /delete"
+    assert kept in _index_ids(home) and (home / "sessions" / f"{kept}.jsonl").is_file()
+
+
+def test_delete_that_cannot_remove_a_file_names_it_and_keeps_the_session(home: Path) -> None:
+    stuck = _saved_session(home, "a session whose history cannot be removed")
+    history = home / "sessions" / f"{stuck}.jsonl"
+    with probes.undeletable(history):
+        result = _synapse(home, f"/delete {stuck}\n/sessions\n/exit\n")
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert f"Failed to delete session {stuck}: cannot remove {history}" in result.stdout, result.stdout
+    assert stuck in result.stdout.split("Saved sessions (newest first):", 1)[1], "the session stays listed"
+    assert stuck in _index_ids(home) and history.is_file()
+    retried = _synapse(home, f"/delete {stuck}\n/exit\n")
+    assert f"Deleted session {stuck}." in retried.stdout, retried.stdout
+    assert not history.exists() and not (home / "sessions" / stuck).exists()
 
 
 def test_an_unusable_home_is_a_clear_error(tmp_path: Path) -> None:

@@ -18,6 +18,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 Message = dict[str, Any]
 
 
@@ -54,6 +56,26 @@ def is_object_json(arguments: object) -> bool:
     return isinstance(value, dict)
 
 
+_FAST_JSON_CHARS = 256
+"""Arguments shorter than this are nested at most 128 levels deep, far inside what ``json`` parses."""
+
+
+def _is_object_json_fast(arguments: object) -> bool:
+    """:func:`is_object_json` for the arguments a model writes, at orjson's speed.
+
+    On text of fewer than ``_FAST_JSON_CHARS`` characters orjson accepts exactly what the strict
+    ``json`` check accepts (it refuses NaN, Infinity and numbers past the float range alike); what it
+    refuses, and longer text, where the two could differ on nesting depth or ``json``'s digit limit,
+    is decided by :func:`is_object_json`.
+    """
+    if type(arguments) is not str or len(arguments) >= _FAST_JSON_CHARS:
+        return is_object_json(arguments)
+    try:
+        return type(orjson.loads(arguments)) is dict
+    except orjson.JSONDecodeError:
+        return is_object_json(arguments)
+
+
 def _tool_calls(message: Message) -> list[Any] | None:
     """The message's tool calls (``[]`` when it has none), or None when the field is malformed."""
     calls = message.get("toolCalls")
@@ -72,9 +94,9 @@ def sanitize_tool_protocol_history(messages: list[Any]) -> SanitizeResult:
     no half-turn is replayed.
     """
     entries = list(messages)
-    sanitized: list[Message] = []
     used_ids: set[str] = set()
-    index = 0
+    index = _valid_prefix_end(entries, used_ids)
+    sanitized: list[Message] = entries[:index]
     total = len(entries)
     while index < total:
         message = entries[index]
@@ -105,6 +127,90 @@ def sanitize_tool_protocol_history(messages: list[Any]) -> SanitizeResult:
         sanitized.append(message)
         index += 1
     return SanitizeResult(sanitized, len(sanitized) != total)
+
+
+def _valid_prefix_end(entries: list[Any], used_ids: set[str]) -> int:
+    """Where the rules above first have something to remove: every entry before it is kept as it is.
+
+    A history is almost always valid, or valid but for its last round (an interrupted run), and a long
+    session replays tens of thousands of messages before every model call; checking that they need no
+    change in one pass, with the common single-call round inlined, is an order of magnitude cheaper
+    than rebuilding the history round by round.  The ids of the checked rounds go into ``used_ids``.
+    Anything unusual (a type other than exactly ``dict``/``str``, a round it cannot confirm) ends the
+    prefix, and the general loop decides from there.
+    """
+    index, total = 0, len(entries)
+    while index < total:
+        message = entries[index]
+        if type(message) is not dict:
+            return index
+        role = message.get("role")
+        if role != "assistant":
+            if role == "tool":  # a result outside a round: the general loop drops it
+                return index
+            index += 1
+            continue
+        calls = message.get("toolCalls")
+        if not calls:
+            if calls is not None and type(calls) is not list:
+                return index
+            index += 1  # no calls: complete; a tool message after it ends the prefix above
+            continue
+        if type(calls) is not list:
+            return index
+        after = index + 1 + len(calls)
+        if after > total:
+            return index
+        if len(calls) == 1:
+            call, result = calls[0], entries[index + 1]
+            if type(call) is not dict or type(result) is not dict or result.get("role") != "tool":
+                return index
+            call_id = call.get("id")
+            if (
+                type(call_id) is not str
+                or not call_id
+                or call_id in used_ids
+                or result.get("toolCallId") != call_id
+                or type(call.get("name")) is not str
+                or not _is_object_json_fast(call.get("arguments"))
+            ):
+                return index
+            used_ids.add(call_id)
+        elif not _round_is_valid(calls, entries[index + 1 : after], used_ids):
+            return index
+        index = after
+    return index
+
+
+def _round_is_valid(calls: list[Any], results: list[Any], used_ids: set[str]) -> bool:
+    """Whether ``calls`` are well formed and answered by ``results``, one each in any order; their ids
+    are then added to ``used_ids``."""
+    ids: list[str] = []
+    for call in calls:
+        if call.__class__ is not dict:
+            return False
+        call_id = call.get("id")
+        if (
+            call_id.__class__ is not str
+            or not call_id
+            or call.get("name").__class__ is not str
+            or not _is_object_json_fast(call.get("arguments"))
+        ):
+            return False
+        ids.append(call_id)
+    expected = set(ids)
+    if len(expected) != len(ids) or not expected.isdisjoint(used_ids):
+        return False
+    answered: set[Any] = set()
+    for result in results:
+        if result.__class__ is not dict or result.get("role") != "tool":
+            return False
+        call_id = result.get("toolCallId")
+        if call_id.__class__ is not str or call_id not in expected or call_id in answered:
+            return False
+        answered.add(call_id)
+    used_ids |= expected
+    return True
 
 
 def _is_tool_message(entry: Any) -> bool:

@@ -35,13 +35,14 @@ from synapse_ref.repl.commands import (
     skill_description,
 )
 from synapse_ref.session.paths import synapse_home
-from synapse_ref.session.session import Session
+from synapse_ref.session.session import Session, SessionDeleteError
 
 ECHO_MODEL = "synapse-echo"
 CHARS_PER_TOKEN = 4
 SESSION_HELP = """  /context           Tokens in the context against the offload and compaction thresholds
   /resume [ID]       Switch to the latest session, or to session ID
-  /sessions          List saved sessions"""
+  /sessions          List saved sessions
+  /delete ID         Delete saved session ID: its history, offloaded files and index entry"""
 PROMPT = "You> "
 """The input prompt (a terminal shows it as drawn by prompt_toolkit: the trailing space is a cursor move)."""
 
@@ -340,6 +341,22 @@ class Repl:
             lines.append(f"  {entry.get('id')}  {entry.get('messageCount', 0)} messages  {title}{current}")
         return "\n".join(lines)
 
+    def delete_session(self, session_id: str) -> str:
+        """``/delete ID``.  The current session is refused rather than deleted under the running
+        conversation: the next message would write it anew, so the user switches away first."""
+        if not session_id:
+            return "Usage: /delete ID (the ids are listed by /sessions)"
+        if session_id == self.session.id:
+            return (
+                f"Cannot delete the current session {session_id}: "
+                "/resume another session first (or /clear this one)."
+            )
+        try:
+            deleted = Session.delete_by_id(self.sessions_dir, session_id)
+        except SessionDeleteError as error:
+            return f"{error}\nThe session is kept; /delete {session_id} again once the file can be removed."
+        return f"Deleted session {session_id}." if deleted else f"Session not found: {session_id}"
+
     # -- the loop ------------------------------------------------------------------------------------------
     def say(self, text: str) -> None:
         self.out.write(format_stream_text(text, is_tty=self.is_tty) + "\n")
@@ -348,8 +365,8 @@ class Repl:
     async def handle(self, line: str) -> bool:
         """Handle one input line; False when the REPL should end.
 
-        Switching sessions replaces this program's runner, so ``/resume`` and ``/sessions`` are answered
-        here; every other command goes to the shared command handler."""
+        Switching sessions replaces this program's runner, so ``/resume``, ``/sessions`` and ``/delete``
+        are answered here; every other command goes to the shared command handler."""
         command, _, argument = line.strip().partition(" ")
         command = command.lower()
         if command == "/resume":
@@ -357,6 +374,9 @@ class Repl:
             return True
         if command == "/sessions":
             self.say(self.list_sessions())
+            return True
+        if command == "/delete":
+            self.say(self.delete_session(argument.strip()))
             return True
         if command == "/context":
             self.say(self.context_report())

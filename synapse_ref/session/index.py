@@ -145,6 +145,30 @@ class SessionIndex:
             self._remove_stale_temps()
             return result
 
+    def remove(self, session_id: str) -> list[tuple[int, Entry]]:
+        """Take every entry of ``session_id`` out of the index (one atomic save under the lock) and return
+        them with their positions, for :meth:`restore`.  An index without such an entry, or one that
+        cannot be read, is left as it is (not even rewritten) and ``[]`` is returned."""
+        with self.locked():
+            if self.find(session_id) is None:
+                return []
+
+            def take(sessions: list[Entry]) -> list[tuple[int, Entry]]:
+                taken = [(i, entry) for i, entry in enumerate(sessions) if entry.get("id") == session_id]
+                sessions[:] = [entry for entry in sessions if entry.get("id") != session_id]
+                return taken
+
+            return self.update(take)
+
+    def restore(self, taken: list[tuple[int, Entry]]) -> None:
+        """Put entries that :meth:`remove` took back where they were (as far as the list still reaches)."""
+
+        def put_back(sessions: list[Entry]) -> None:
+            for position, entry in taken:
+                sessions.insert(position, entry)
+
+        self.update(put_back)
+
     def locked(self) -> FileLock:
         """The index's (reentrant) lock, for a write that must not interleave with index updates."""
         if self._lock_pid != os.getpid():  # a forked child may not use its parent's lock object

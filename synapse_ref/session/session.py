@@ -49,6 +49,7 @@ import logging
 import os
 import secrets
 import shutil
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -93,6 +94,10 @@ PricingTable = Mapping[str, Mapping[str, float]]
 
 class SessionHistoryError(OSError):
     """Writing the history failed; the previous history file is unchanged."""
+
+
+class SessionDeleteError(OSError):
+    """A file of a session being deleted could not be removed; its index entry is back in place."""
 
 
 def _base36(number: int) -> str:
@@ -324,6 +329,53 @@ class Session:
         return entries
 
     @classmethod
+    def delete_by_id(cls, sessions_dir: Path, session_id: str) -> bool:
+        """Delete a session: its entry in ``sessions.json``, then its directory ``<id>/`` (offloaded
+        files included), then its history ``<id>.jsonl``.  True when there was anything of it to delete,
+        False when the sessions directory holds nothing of that id (deleting twice is harmless).
+
+        Only names inside the sessions directory are removed: an id that is not a plain file name
+        (``..``, ``a/b``, empty) loses its index entry, which only a hand-edited index can hold, and no
+        file.  Everything runs under the index lock, so no other writer's index update is lost and a
+        rewrite or clear of the same session does not interleave with it.
+
+        Why the entry goes first: readers (``list``, ``find``, ``continue``) reach a session only through
+        its entry, and removing it is one atomic replace of the index.  A process killed at any point
+        therefore leaves either the whole session, listed and loadable, or no entry at all; what a kill
+        after that leaves on disk is unlisted and goes with the next deletion of the same id.  Removing the
+        files first would leave, after a kill, an entry whose history is gone.
+
+        A file that cannot be removed raises :class:`SessionDeleteError` naming it, and the entry is put
+        back so that the session stays listed and the deletion can be retried; nothing is left unlisted
+        silently.  The directory goes before the history so that such a failure keeps the conversation.
+        """
+        sessions_dir = Path(sessions_dir)
+        if not sessions_dir.is_dir():
+            return False
+        index = SessionIndex(sessions_dir)
+        with index.locked():
+            try:
+                taken = index.remove(session_id)
+            except OSError as exc:
+                raise SessionDeleteError(
+                    f"Failed to delete session {session_id}: cannot update {index.path}: {_reason(exc)}"
+                ) from exc
+            try:
+                removed = _remove_session_files(sessions_dir, session_id)
+            except OSError as exc:
+                message = (
+                    f"Failed to delete session {session_id}: cannot remove {exc.filename}: {_reason(exc)}"
+                )
+                try:
+                    if taken:
+                        index.restore(taken)
+                except OSError as again:
+                    message += f" (and its index entry could not be put back: {_reason(again)})"
+                raise SessionDeleteError(message) from exc
+        logger.info("Deleted session %s", session_id)
+        return bool(taken) or removed
+
+    @classmethod
     def continue_(cls, sessions_dir: Path, *, model: str | None = None) -> Session | None:
         """The most recent session, or ``None`` when there is none."""
         sessions = SessionIndex(Path(sessions_dir)).entries()
@@ -433,6 +485,11 @@ class Session:
 
             self._update_entry(empty, replaced=True)
 
+    def delete(self) -> None:
+        """Delete this session from disk and the index (see :meth:`delete_by_id`).  A later write through
+        this object, or through another object of the same session, starts the session anew."""
+        Session.delete_by_id(self._sessions_dir, self._id)
+
     # -- usage -------------------------------------------------------------------------------------------
     def get_usage(self) -> dict[str, Any]:
         return copy.deepcopy(self._usage)
@@ -482,12 +539,13 @@ class Session:
             self._delete_files(old["id"])
 
     def _delete_files(self, session_id: str) -> None:
-        # An id from a hand-edited index must not reach outside the sessions directory.
-        if not _is_file_name(session_id):
-            return
-        with contextlib.suppress(OSError):
-            (self._sessions_dir / f"{session_id}.jsonl").unlink()
-        shutil.rmtree(self._sessions_dir / session_id, ignore_errors=True)
+        """Files of an evicted session: a failure is logged, it must not fail the new session."""
+        try:
+            _remove_session_files(self._sessions_dir, session_id)
+        except OSError as exc:
+            logger.warning(
+                "Could not delete evicted session %s: %s: %s", session_id, exc.filename, _reason(exc)
+            )
 
     def _update_entry(self, change: Callable[[Entry], None], *, replaced: bool = False) -> None:
         """Under the index lock: bring the entry's count up to the file (unless ``change`` sets it for a
@@ -526,6 +584,50 @@ def _set_title(entry: Entry, title: str | None) -> None:
 
 
 def _is_file_name(session_id: object) -> bool:
-    if not isinstance(session_id, str) or session_id in ("", ".."):
+    if not isinstance(session_id, str) or session_id in ("", "..") or "\0" in session_id:
         return False
     return Path(session_id).name == session_id
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or str(error)
+
+
+def _remove_session_files(sessions_dir: Path, session_id: str) -> bool:
+    """Remove ``<id>/`` and then ``<id>.jsonl``; True when either existed.  Nothing for an id that is not
+    a plain file name (it must not reach outside the sessions directory), and a symbolic link is removed,
+    never followed.  The first file that cannot be removed raises, with its path as ``filename``."""
+    if not _is_file_name(session_id):
+        return False
+    directory = sessions_dir / session_id
+    history = sessions_dir / f"{session_id}.jsonl"
+    found = False
+    if directory.is_dir() and not directory.is_symlink():
+        _remove_tree(directory)
+        found = True
+    for path in (directory, history):
+        try:
+            os.unlink(path)
+            found = True
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            exc.filename = exc.filename or str(path)
+            raise
+    return found
+
+
+def _remove_tree(directory: Path) -> None:
+    """``shutil.rmtree`` whose error names the whole path of what could not be removed (its own error
+    may carry only the name inside the parent directory)."""
+
+    def fail(_function: object, path: str, error: object) -> None:
+        cause = error if isinstance(error, BaseException) else sys.exc_info()[1]
+        if isinstance(cause, OSError):
+            raise OSError(cause.errno, cause.strerror, path) from cause
+        raise OSError(f"cannot remove {path}") from cause
+
+    if sys.version_info >= (3, 12):
+        shutil.rmtree(directory, onexc=fail)
+    else:
+        shutil.rmtree(directory, onerror=fail)

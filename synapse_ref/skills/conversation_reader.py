@@ -21,12 +21,13 @@ import logging
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import repeat
 from operator import add, floordiv
 from pathlib import Path
 from typing import Any, Protocol
 
+import msgspec
 import orjson
 
 logger = logging.getLogger("synapse.skills.conversation_reader")
@@ -37,27 +38,32 @@ DEFAULT_CHARS_PER_TOKEN = 4
 DEFAULT_TOOL_RESULT_SUMMARY_LIMIT = 200
 ELLIPSIS = "..."
 BLOCK_SEPARATOR = "\n\n"
+_USER, _ASSISTANT, _TOOL, _RESULT = (
+    BLOCK_SEPARATOR + label for label in ("[User] ", "[Assistant] ", "[Tool] ", "[Result] ")
+)
 
 _UTF8_MAX_BYTES = 4
 _READ_BLOCK = 1 << 24
 _LEADING_INT = re.compile(r"\s*([+-]?\d+)")
 
 
-@dataclass(slots=True)
-class ToolCall:
+# The records are msgspec structs rather than dataclasses: their constructor runs in C, which matters
+# when a transcript of hundreds of MB makes hundreds of thousands of them.  They hold parsed JSON only,
+# which has no reference cycles, so the cyclic garbage collector need not track them (gc=False).
+
+
+class ToolCall(msgspec.Struct, gc=False):
     id: str
     name: str
-    input: Mapping[str, Any] = field(default_factory=dict)
+    input: Mapping[str, Any] = msgspec.field(default_factory=dict)
 
 
-@dataclass(slots=True)
-class ToolResult:
+class ToolResult(msgspec.Struct, gc=False):
     tool_use_id: str
     content: str
 
 
-@dataclass(slots=True)
-class ConversationTurn:
+class ConversationTurn(msgspec.Struct, gc=False):
     """One user or assistant turn; ``tool_calls`` / ``tool_results`` are None when the line had none."""
 
     id: str
@@ -66,6 +72,24 @@ class ConversationTurn:
     tool_calls: tuple[ToolCall, ...] | None = None
     tool_results: tuple[ToolResult, ...] | None = None
     raw_content: Any = None
+
+
+class _Line(msgspec.Struct, gc=False):
+    """The fields of a transcript line the reader uses, as ``dict.get`` would give them.
+
+    Decoding into this type instead of a dict skips the other fields (``timestamp``, ...) without
+    building them, and never fails on a field's type: only a line that is not a JSON object is refused.
+    """
+
+    role: Any = None
+    id: Any = None
+    content: Any = None
+    toolCalls: Any = None  # named as in the JSON
+    toolCallId: Any = None
+
+
+_LINE_DECODER = msgspec.json.Decoder(_Line)
+_REFUSED = (msgspec.MsgspecError, ValueError, RecursionError)
 
 
 @dataclass
@@ -118,7 +142,7 @@ class ConversationReader:
         if not path.exists():
             logger.warning("Conversation file not found: %s", path)
             return []
-        return self._parse_lines(_byte_lines(path))
+        return self._parse_blocks(_line_blocks(path))
 
     def read_truncated(self, file_path: str | Path, max_chars: int) -> list[ConversationTurn]:
         """The turns in the last ``max_chars`` characters of the file.
@@ -137,7 +161,7 @@ class ConversationReader:
             return []
         window, starts_mid_line = self._tail_window(path, max_chars)
         window = self._align_to_line(window, starts_mid_line)
-        return self._parse_lines(window.split("\n"))
+        return self._parse_blocks([window.encode("utf-8")])
 
     @staticmethod
     def _tail_window(path: Path, max_chars: int) -> tuple[str, bool]:
@@ -167,19 +191,19 @@ class ConversationReader:
 
     # -- parsing ---------------------------------------------------------------------------------------
 
-    def _parse_lines(self, lines: Iterable[bytes | str]) -> list[ConversationTurn]:
-        """Turns of the lines; the cyclic garbage collector is paused meanwhile, because the parsed
-        values (millions of containers on a big transcript) hold no cycles and would otherwise be
-        traversed again and again as they accumulate."""
+    def _parse_blocks(self, blocks: Iterable[bytes]) -> list[ConversationTurn]:
+        """Turns of the blocks of whole lines; the cyclic garbage collector is paused meanwhile, because
+        the parsed values (millions of containers on a big transcript) hold no cycles and would
+        otherwise be traversed again and again as they accumulate."""
         paused = gc.isenabled()
         gc.disable()
         try:
-            return self._parse(lines)
+            return self._parse(blocks)
         finally:
             if paused:
                 gc.enable()
 
-    def _parse(self, lines: Iterable[bytes | str]) -> list[ConversationTurn]:
+    def _parse(self, blocks: Iterable[bytes]) -> list[ConversationTurn]:
         turns: list[ConversationTurn] = []
         pending_results: list[ToolResult] = []
         pending_raw: list[Any] = []
@@ -199,43 +223,75 @@ class ConversationReader:
                 )
             pending_results, pending_raw = [], []
 
-        loads, refused = orjson.loads, orjson.JSONDecodeError
-        for number, line in enumerate(lines, start=1):
-            if not line:
-                continue
-            try:  # the common case inline: this loop runs once per line of files of hundreds of MB
-                data = loads(line)
-            except refused:
-                data = self._load_refused(line, number)
-                if data is None:
+        first = 1
+        for block in blocks:
+            numbers, lines, first = self._decode_block(block, first)
+            for number, line in zip(numbers, lines, strict=True):
+                role = line.role
+                if role == "tool":
+                    result = self._native_tool_result(line, number)
+                    if result is not None:
+                        if not pending_results:
+                            pending_id = f"turn-{number}"
+                        pending_results.append(result)
+                        pending_raw.append(line.content)
                     continue
-            if not isinstance(data, dict):
-                logger.warning("Failed to parse conversation line %d: not a JSON object", number)
-                continue
-            role = data.get("role")
-            if role == "tool":
-                result = self._native_tool_result(data, number)
-                if result is not None:
-                    if not pending_results:
-                        pending_id = f"turn-{number}"
-                    pending_results.append(result)
-                    pending_raw.append(data.get("content"))
-                continue
-            if role != "user" and role != "assistant":
-                continue
-            if pending_results:
-                flush()
-            turns.append(self._turn(data, role, number))
+                if role != "user" and role != "assistant":
+                    continue
+                if pending_results:
+                    flush()
+                turns.append(self._turn(line, role, number))
         flush()
         return turns
 
+    def _decode_block(self, block: bytes, first: int) -> tuple[Iterable[int], list[_Line], int]:
+        """The lines of ``block`` (whole lines, the first one numbered ``first``), their numbers and the
+        number of the line after the block.
+
+        One ``decode_lines`` call decodes the whole block in C.  It reads a stream of JSON values,
+        though, not lines: it skips blank lines and would read two values on one line.  So its result
+        is taken only when no line of the block starts with whitespace (hence none is blank: every
+        line holds at least one value) and it returns as many values as the block has lines (hence
+        each line holds exactly one).  Otherwise, or when it refuses a line, the block is decoded again
+        line by line: a bad line costs its block the fast path, never its warning or its neighbours.
+        """
+        newlines = block.count(b"\n")
+        after = first + newlines
+        count = newlines + (not block.endswith(b"\n"))  # the file's last line may lack its newline
+        if not _some_line_starts_with_whitespace(block):
+            try:
+                lines = _LINE_DECODER.decode_lines(block)
+            except _REFUSED:
+                pass
+            else:
+                if len(lines) == count:
+                    return range(first, first + count), lines, after
+        numbers: list[int] = []
+        lines = []
+        for number, raw in enumerate(block.split(b"\n"), start=first):
+            line = self._decode_line(raw, number) if raw else None
+            if line is not None:
+                numbers.append(number)
+                lines.append(line)
+        return numbers, lines, after
+
+    def _decode_line(self, raw: bytes, number: int) -> _Line | None:
+        try:
+            return _LINE_DECODER.decode(raw)
+        except _REFUSED:
+            data = self._load_refused(raw, number)
+        if data is None:
+            return None
+        get = data.get
+        return _Line(get("role"), get("id"), get("content"), get("toolCalls"), get("toolCallId"))
+
     @staticmethod
-    def _load_refused(line: bytes | str, number: int) -> dict[str, Any] | None:
-        """A line orjson refused (a blank line, invalid UTF-8, NaN, integers beyond 64 bits, lone
-        surrogates, damage) is decided by ``json`` on the line decoded with replacement characters, as
-        the whole file used to be, so the outcome is the standard library's: blank lines are skipped
-        silently, a line that is no JSON object with a warning."""
-        text = line.decode("utf-8", errors="replace") if isinstance(line, bytes) else line
+    def _load_refused(line: bytes, number: int) -> dict[str, Any] | None:
+        """A line msgspec refused (a blank line, invalid UTF-8, NaN, lone surrogates, not an object,
+        damage) is decided by ``json`` on the line decoded with replacement characters, as the whole
+        file used to be, so the outcome is the standard library's: blank lines are skipped silently,
+        a line that is no JSON object with a warning."""
+        text = line.decode("utf-8", errors="replace")
         if not text.strip():
             return None
         return ConversationReader._load(text, number)
@@ -252,49 +308,60 @@ class ConversationReader:
             return None
         return data
 
-    def _turn(self, data: Mapping[str, Any], role: str, number: int) -> ConversationTurn:
-        raw = data.get("content")
-        turn_id = data.get("id")
+    def _turn(self, line: _Line, role: str, number: int) -> ConversationTurn:
+        """The turn of a user or assistant line.  Written for speed (exact type checks, the common
+        shapes first): it runs once per line of transcripts of hundreds of MB."""
+        raw = line.content
+        turn_id = line.id
+        if type(turn_id) is not str or not turn_id:
+            turn_id = f"turn-{number}"
+        native_calls = line.toolCalls
+        if type(raw) is str and native_calls is None:  # a plain text turn: most user prompts
+            return ConversationTurn(turn_id, role, raw, None, None, raw)
+        content = raw if type(raw) is str else ""
         calls: list[ToolCall] | None = None
         results: list[ToolResult] | None = None
-        content = raw if isinstance(raw, str) else ""
-        if isinstance(raw, list):
+        if type(raw) is list:
             texts: list[str] = []
             for block in raw:
-                if not isinstance(block, dict):
+                if type(block) is not dict:
                     continue
                 kind = block.get("type")
                 if kind == "text":
                     text = block.get("text")
-                    if isinstance(text, str) and text:
+                    if type(text) is str and text:
                         texts.append(text)
                 elif kind == "tool_use":
-                    if block.get("id") and block.get("name"):
+                    call_id, name = block.get("id"), block.get("name")
+                    if call_id and name:
                         tool_input = block.get("input")
                         call = ToolCall(
-                            str(block["id"]),
-                            str(block["name"]),
-                            tool_input if isinstance(tool_input, dict) else {},
+                            call_id if type(call_id) is str else str(call_id),
+                            name if type(name) is str else str(name),
+                            tool_input if type(tool_input) is dict else {},
                         )
                         if calls is None:
                             calls = [call]
                         else:
                             calls.append(call)
-                elif kind == "tool_result" and block.get("tool_use_id"):
-                    result = ToolResult(str(block["tool_use_id"]), _as_text(block.get("content")))
-                    if results is None:
-                        results = [result]
-                    else:
-                        results.append(result)
+                elif kind == "tool_result":
+                    call_id = block.get("tool_use_id")
+                    if call_id:
+                        result = ToolResult(
+                            call_id if type(call_id) is str else str(call_id), _as_text(block.get("content"))
+                        )
+                        if results is None:
+                            results = [result]
+                        else:
+                            results.append(result)
             if texts:
                 content = texts[0] if len(texts) == 1 else "\n".join(texts)
-        native_calls = data.get("toolCalls")
-        if isinstance(native_calls, list):
+        if type(native_calls) is list:
             native = self._native_tool_calls(native_calls)
             if native:
                 calls = native if calls is None else calls + native
         return ConversationTurn(
-            turn_id if isinstance(turn_id, str) and turn_id else f"turn-{number}",
+            turn_id,
             role,
             content,
             tuple(calls) if calls else None,
@@ -323,12 +390,12 @@ class ConversationReader:
         return calls
 
     @staticmethod
-    def _native_tool_result(data: Mapping[str, Any], number: int) -> ToolResult | None:
-        call_id = data.get("toolCallId")
+    def _native_tool_result(line: _Line, number: int) -> ToolResult | None:
+        call_id = line.toolCallId
         if not isinstance(call_id, str) or not call_id:
             logger.warning("Skipping tool line %d without toolCallId", number)
             return None
-        return ToolResult(call_id, _as_text(data.get("content")))
+        return ToolResult(call_id, _as_text(line.content))
 
     # -- rendering and statistics ----------------------------------------------------------------------
 
@@ -342,17 +409,29 @@ class ConversationReader:
         so the text starts with a block instead of a stray newline.
         """
         limit = env_positive_int(TOOL_RESULT_SUMMARY_LIMIT_ENV, DEFAULT_TOOL_RESULT_SUMMARY_LIMIT)
-        parts: list[str] = []
+        # Each block goes in as two pieces, "<separator>[Label] " and its text, joined once at the end:
+        # a text is copied only by that join (an f-string per block would copy it twice, and a
+        # transcript's compact text is tens of MB).
+        pieces: list[str] = []
+        add = pieces.append
         for turn in turns:
             if turn.role == "user" and turn.tool_results:
-                parts.extend(f"[Result] {truncate_tool_result(r.content, limit)}" for r in turn.tool_results)
+                for result in turn.tool_results:
+                    add(_RESULT)
+                    add(truncate_tool_result(result.content, limit))
             elif turn.role == "user":
-                parts.append(f"[User] {turn.content}")
+                add(_USER)
+                add(turn.content)
             else:
                 if turn.content:
-                    parts.append(f"[Assistant] {turn.content}")
-                parts.extend(f"[Tool] {call.name}" for call in turn.tool_calls or ())
-        text = BLOCK_SEPARATOR.join(parts)
+                    add(_ASSISTANT)
+                    add(turn.content)
+                for call in turn.tool_calls or ():
+                    add(_TOOL)
+                    add(call.name)
+        if pieces:
+            pieces[0] = pieces[0][len(BLOCK_SEPARATOR) :]
+        text = "".join(pieces)
         if max_chars > 0 and len(text) > max_chars:
             tail = text[-max_chars:]
             if text[-max_chars - 1] != "\n":
@@ -418,7 +497,7 @@ def truncate_tool_result(content: str, limit: int) -> str:
 
 def _as_text(content: Any) -> str:
     """Tool-result content as text: strings as they are, text parts joined, anything else as JSON."""
-    if isinstance(content, str):
+    if type(content) is str:
         return content
     if content is None:
         return ""
@@ -440,13 +519,27 @@ def _as_json(content: Any) -> str:
         return NESTED_TOO_DEEPLY
 
 
-def _byte_lines(path: Path) -> Iterator[bytes]:
-    """The file's lines (split at ``\\n``, as ``str.split`` would), read in blocks so the whole file
-    is never held twice: once as bytes and once as lines."""
+# A newline followed by a newline or JSON whitespace: one search that jumps from newline to newline in
+# C (``bytes.__contains__`` with a two-byte needle looks at every byte, three times slower).
+_WHITESPACE_AFTER_NEWLINE = re.compile(rb"\n[\n \t\r]")
+
+
+def _some_line_starts_with_whitespace(block: bytes) -> bool:
+    """Whether a line of ``block`` is empty or starts with JSON whitespace."""
+    return block[:1] in (b"\n", b" ", b"\t", b"\r") or _WHITESPACE_AFTER_NEWLINE.search(block) is not None
+
+
+def _line_blocks(path: Path) -> Iterator[bytes]:
+    """The file in blocks of whole lines (the last one may lack its newline), so the whole file is
+    never held twice: once as bytes and once parsed."""
     with path.open("rb") as handle:
         rest = b""
         while block := handle.read(_READ_BLOCK):
-            lines = (rest + block).split(b"\n") if rest else block.split(b"\n")
-            rest = lines.pop()
-            yield from lines
-    yield rest
+            cut = block.rfind(b"\n") + 1
+            if cut == 0:  # a line longer than a block: keep reading
+                rest += block
+                continue
+            yield rest + block[:cut] if rest else block[:cut]
+            rest = block[cut:]
+    if rest:
+        yield rest

@@ -1,0 +1,106 @@
+@session @beyond-seed
+Feature: 删除会话
+  Deleting a session removes exactly its history `<id>.jsonl`, its directory `<id>/` with the offloaded
+  files, and its entry in `sessions.json`: nothing of other sessions and nothing outside the sessions
+  directory, even for an id that is not a plain file name. An unknown id is answered False and changes
+  nothing, so deleting twice is harmless. The index update goes through the lock every index writer
+  takes, so concurrent writers of other sessions lose nothing. A file that cannot be removed is an error
+  naming it and leaves the entry (and the conversation) in place, and a process killed part way never
+  leaves an entry for a half-deleted session; deleting the id again removes whatever it left.
+
+  @SES-060
+  Scenario: 按 id 删除会话时移除其历史文件、会话目录与索引条目，其他会话不受影响
+    Given 会话 a 与会话 b 各有 2 条消息和一个卸载文件
+    When 按 id 删除会话 a
+    Then 删除结果应为 True
+    And 会话 a 的历史文件、会话目录与索引条目都应不复存在，`Session.find()` 找不到它
+    And 会话 b 的文件与索引条目应与删除前完全相同
+
+  @SES-061
+  Scenario: 通过会话对象 `session.delete()` 删除会话
+    Given 会话 a 与会话 b 各有 2 条消息和一个卸载文件
+    When 通过会话 a 的对象调用 `session.delete()`
+    Then 会话 a 的历史文件、会话目录与索引条目都应不复存在，`Session.find()` 找不到它
+    And 会话 b 的文件与索引条目应与删除前完全相同
+
+  @SES-062
+  Scenario: 删除不存在的会话返回 False，不改动任何文件
+    Given 会话 a 与会话 b 各有 2 条消息和一个卸载文件
+    When 按 id 删除会话 "session-m6x3k2a1-absent"
+    Then 删除结果应为 False
+    And 会话目录中原有的每个文件都应还在且内容不变
+
+  @SES-063
+  Scenario: 重复删除同一会话是无害的
+    Given 会话 a 与会话 b 各有 2 条消息和一个卸载文件
+    When 按 id 删除会话 a
+    And 再按 id 删除会话 a
+    Then 删除结果应为 False
+    When 再通过删除前得到的会话 a 的对象调用 `session.delete()`
+    Then 会话 a 的历史文件、会话目录与索引条目都应不复存在，`Session.find()` 找不到它
+    And 会话 b 的文件与索引条目应与删除前完全相同
+
+  @SES-064
+  Scenario Outline: 删除 id 不是普通文件名的条目时不删除任何文件
+    Given 会话目录旁有目录 `victim` 与文件 `victim.jsonl`，会话目录中有文件 `keep.txt`
+    And `sessions.json` 只有一个 id 为 <id> 的条目
+    When 按 id 删除会话 <id>
+    Then 删除结果应为 True
+    And `Session.list()` 应为空
+    And 目录 `victim`、文件 `victim.jsonl` 与会话目录中的 `keep.txt` 都应还在
+
+    Examples:
+      | id          |
+      | "../victim" |
+      | ".."        |
+      | "."         |
+      | ""          |
+      | "a\u0000b"  |
+
+  @SES-065
+  Scenario Outline: 文件无法删除时报错并指明该文件，索引条目与对话都保留
+    Given 会话 a 与会话 b 各有 2 条消息和一个卸载文件
+    And 会话 a 的<file>无法被任何进程删除
+    When 按 id 删除会话 a
+    Then 应抛出消息含 "Failed to delete session" 与该文件路径的错误
+    And 会话 a 的索引条目应与删除前相同，`Session.find()` 恢复的会话仍有 2 条消息
+    And 会话 b 的文件与索引条目应与删除前完全相同
+    When 该文件恢复可删除后再按 id 删除会话 a
+    Then 删除结果应为 True
+    And 会话 a 的历史文件、会话目录与索引条目都应不复存在，`Session.find()` 找不到它
+
+    Examples:
+      | file     |
+      | 历史文件 |
+      | 卸载文件 |
+
+  @SES-066
+  Scenario: 多个进程同时创建、写入与删除各自的会话时，索引不丢失任何条目
+    When 4 个进程同时各创建 20 个会话并各追加一条消息，随后各删除自己创建的其中 10 个
+    Then `sessions.json` 应恰好列出未被删除的 40 个会话，被删除的会话没有留下任何文件
+
+  @SES-067
+  Scenario: 删除会话的进程在改写索引时被杀死，不留下指向残缺会话的条目
+    Given 会话 a 与会话 b 各有 2 条消息和一个卸载文件
+    And 索引中另有 20000 个没有文件的会话条目
+    When 另一个进程在删除会话 a 的中途被杀死
+    Then 若索引仍列出会话 a，`Session.find()` 恢复的会话应完整：2 条消息，卸载文件还在
+    When 再按 id 删除会话 a
+    Then 会话 a 的历史文件、会话目录与索引条目都应不复存在，`Session.find()` 找不到它
+    And 会话目录中不应留下临时文件，其余 20001 个条目都还在
+
+  @SES-068
+  Scenario: 索引中已没有条目但留有文件的会话，按 id 删除时清除这些文件
+    Given 会话 a 与会话 b 各有 2 条消息和一个卸载文件
+    And 会话 a 的条目已不在索引中，它的历史文件与会话目录还在，如同删除它的进程在改写索引后被杀死
+    When 按 id 删除会话 a
+    Then 删除结果应为 True
+    And 会话 a 的历史文件、会话目录与索引条目都应不复存在，`Session.find()` 找不到它
+    And 会话 b 的文件与索引条目应与删除前完全相同
+
+  @SES-069
+  Scenario: 删除最新的会话后 `Session.continue()` 恢复次新的会话
+    Given 已依次创建 2 个会话，每个都有历史文件和会话目录
+    When 按 id 删除最后创建的那个会话
+    Then 删除结果应为 True
+    And `Session.continue()` 应恢复最早创建的那个会话，标题为 "会话 0"
