@@ -75,8 +75,11 @@ def to_jsonl(messages: Iterable[Any]) -> Bytes:
             text = orjson.dumps(interleaved, option=option)
         except orjson.JSONEncodeError:
             continue
-        if text.count(_SEPARATOR) == len(items):
-            return memoryview(text.replace(_SEPARATOR, b"\n"))[1:-2]
+        lines = text.replace(_SEPARATOR, b"\n")
+        # Each replacement shortens the text by the same length: this says that there were exactly
+        # as many separators as messages, without a pass to count them.
+        if len(lines) == len(text) - len(items) * (len(_SEPARATOR) - 1):
+            return memoryview(lines)[1:-2]
         break
     return b"".join([dumps(message, newline=True) for message in items])
 
