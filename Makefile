@@ -9,7 +9,7 @@ IMPL ?=
 MINIMAL_AREA ?= usage
 OVERTONE_SRC ?= .overtone-src
 
-.PHONY: spec spec-wire spec-loopback test determinism lint tox bench bench-quick mutation mutation-semantic installed \
+.PHONY: spec spec-wire spec-loopback test determinism lint tox bench bench-quick bench-original mutation mutation-semantic installed \
 	clean spec-js compliance-overtone compliance-synapse-agent compliance compliance-reference compliance-table
 
 $(STAMP): pyproject.toml
@@ -54,13 +54,24 @@ lint: $(STAMP)
 tox: $(STAMP)
 	$(BIN)/tox run-parallel --parallel-no-spinner
 
-## bench: speed and memory of every operation at full size, against the original's figures (reports/bench.json)
+## bench: speed and memory of every operation at full size, against the original's figures (reports/bench.json);
+## ORIGINAL=reports/bench-original.json compares with figures measured by bench-original instead of the typed-in ones
 bench: $(STAMP)
-	$(BIN)/python -m bench.suite
+	$(BIN)/python -m bench.suite $(if $(ORIGINAL),--original $(ORIGINAL))
 
 ## bench-quick: the same cases at small sizes, a smoke run of seconds
 bench-quick: $(STAMP)
-	$(BIN)/python -m bench.suite --quick
+	$(BIN)/python -m bench.suite --quick $(if $(ORIGINAL),--original $(ORIGINAL))
+
+## bench-original: the original Synapse Agent (SYNAPSE_AGENT_SRC: a checkout of it; SYNAPSE_AGENT_COMMIT: its
+## commit when it is no git checkout) timed on the suite's inputs under bun, each answer first compared with
+## ours; writes reports/bench-original.json. BENCH_ORIGINAL_ARGS: e.g. --quick, --only read,compact
+bench-original: $(STAMP)
+	@test -n "$(SYNAPSE_AGENT_SRC)" || { echo "SYNAPSE_AGENT_SRC=/path/to/Synapse-Agent is required"; exit 2; }
+	$(TS_HARNESS)/setup.sh $(SYNAPSE_AGENT_SRC)
+	$(BIN)/python -m bench.original --src $(SYNAPSE_AGENT_SRC) \
+		--bun $(abspath $(TS_HARNESS))/.bun-prefix/node_modules/bun/bin/bun.exe \
+		$(if $(SYNAPSE_AGENT_COMMIT),--commit $(SYNAPSE_AGENT_COMMIT)) $(BENCH_ORIGINAL_ARGS)
 
 ## mutation: a CI-sized sample of the mutation score, failing below 80% (the full run: python -m tools.mutation)
 mutation: $(STAMP)

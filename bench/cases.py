@@ -5,8 +5,9 @@ does the untimed per-run preparation (a fresh directory, a fresh manager) and re
 is timed.  Because only the contract is used, the same cases time the reference implementation in this
 process or another implementation behind the wire protocol.
 
-``original_ms`` is the TypeScript original's time at the case's full size, measured on this machine
-(see ``bench/README.md``); None where the original has no such operation.
+``original_ms`` is the TypeScript original's median at the case's full size, typed in from an earlier
+measurement; ``python -m bench.original`` measures it afresh on these very inputs, and the suite prefers
+that report when given one (see ``bench/README.md``).  None where the original has no such operation.
 """
 
 from __future__ import annotations
@@ -25,6 +26,21 @@ if TYPE_CHECKING:
     from synapse_spec import contract
 
 Operation = Callable[[], object]
+
+# The settings and fixed inputs of the cases; bench.original hands the same values to the original.
+TAIL_CHARS = 50_000
+"""Characters the tail read keeps."""
+SCAN_RATIO = 0.5
+MIN_CHARS = 50
+OFFLOAD_THRESHOLD = 1
+"""Crossed by every history: each check scans (and, after the first offload, saves nothing)."""
+COUNT_ONLY_THRESHOLD = 10**15
+"""Never crossed: counting the history is all a check does."""
+SESSION_ID = "bench"
+NEXT_MESSAGE: dict[str, Any] = {"role": "user", "content": [{"type": "text", "text": "one more message"}]}
+"""What the next agent step adds to the history (``offload_if_needed_warm``)."""
+FIRST_MESSAGE: dict[str, Any] = {"role": "user", "content": "hello"}
+"""The history of the first token count in a fresh process."""
 
 
 @dataclass
@@ -86,7 +102,7 @@ class _Fresh(Runner):
 def _tail_read(ctx: Context, megabytes: int) -> Runner:
     path = data.transcript_file(ctx.data_dir, megabytes=megabytes)
     reader = ctx.impl.conversation_reader()
-    return _Fixed(lambda: reader.read_truncated(path, 50_000))
+    return _Fixed(lambda: reader.read_truncated(path, TAIL_CHARS))
 
 
 def _read(ctx: Context, megabytes: int) -> Runner:
@@ -113,37 +129,39 @@ def _summarize(ctx: Context, count: int) -> Runner:
 # -- context ---------------------------------------------------------------------------------------------
 
 
-def _offloaded_history(ctx: Context, count: int) -> list[dict[str, Any]]:
+def offloaded_history(work_dir: Path, count: int) -> list[dict[str, Any]]:
     """A history after an earlier offload: the older half's tool results are already references, so a
     check over the threshold scans them and saves nothing (the state every later agent step sees)."""
     messages = data.session_messages(count)
     for index in range(count // 2):
         if messages[index]["role"] == "tool":
-            reference = f"Tool result is at: {ctx.work_dir}/offloaded/{index:08d}.txt"
+            reference = f"Tool result is at: {work_dir}/offloaded/{index:08d}.txt"
             messages[index] = {**messages[index], "content": [{"type": "text", "text": reference}]}
     return messages
 
 
 def _manager(ctx: Context, threshold: int) -> contract.ContextManager:
     storage = ctx.impl.offload_storage(_fresh_dir(ctx, "session"))
-    return ctx.impl.context_manager(storage, offload_threshold=threshold, scan_ratio=0.5, min_chars=50)
+    return ctx.impl.context_manager(
+        storage, offload_threshold=threshold, scan_ratio=SCAN_RATIO, min_chars=MIN_CHARS
+    )
 
 
 def _offload_if_needed(ctx: Context, count: int) -> Runner:
-    history = _offloaded_history(ctx, count)
+    history = offloaded_history(ctx.work_dir, count)
 
     def prepare() -> Operation:
-        manager = _manager(ctx, threshold=1)  # a new manager: nothing counted yet
+        manager = _manager(ctx, threshold=OFFLOAD_THRESHOLD)  # a new manager: nothing counted yet
         return lambda: manager.offload_if_needed(history)
 
     return _Fresh(prepare)
 
 
 def _offload_if_needed_warm(ctx: Context, count: int) -> Runner:
-    history = _offloaded_history(ctx, count)
-    manager = _manager(ctx, threshold=1)
+    history = offloaded_history(ctx.work_dir, count)
+    manager = _manager(ctx, threshold=OFFLOAD_THRESHOLD)
     manager.offload_if_needed(history)
-    history.append({"role": "user", "content": [{"type": "text", "text": "one more message"}]})
+    history.append(NEXT_MESSAGE)
     return _Fixed(lambda: manager.offload_if_needed(history))
 
 
@@ -151,7 +169,7 @@ def _token_count(ctx: Context, count: int) -> Runner:
     history = data.session_messages(count)
 
     def prepare() -> Operation:
-        manager = _manager(ctx, threshold=10**15)  # below the threshold: counting is all it does
+        manager = _manager(ctx, threshold=COUNT_ONLY_THRESHOLD)
         return lambda: manager.offload_if_needed(history)
 
     return _Fresh(prepare)
@@ -159,8 +177,8 @@ def _token_count(ctx: Context, count: int) -> Runner:
 
 def _first_count(ctx: Context, count: int) -> Runner:
     del count
-    manager = _manager(ctx, threshold=10**15)
-    return _Fixed(lambda: manager.offload_if_needed([{"role": "user", "content": "hello"}]))
+    manager = _manager(ctx, threshold=COUNT_ONLY_THRESHOLD)
+    return _Fixed(lambda: manager.offload_if_needed([FIRST_MESSAGE]))
 
 
 def _offload_saves(ctx: Context, count: int) -> Runner:
@@ -173,9 +191,9 @@ def _offload_saves(ctx: Context, count: int) -> Runner:
     return _Fresh(prepare)
 
 
-def _sanitizer(ctx: Context, count: int) -> Runner:
+def interrupted_history(count: int) -> list[dict[str, Any]]:
+    """``count`` messages and an interrupted round at the end: a tool call whose result never came."""
     history = data.session_messages(count)
-    # An interrupted round at the end: a tool call whose result never came.
     history.append(
         {
             "role": "assistant",
@@ -183,6 +201,11 @@ def _sanitizer(ctx: Context, count: int) -> Runner:
             "toolCalls": [{"id": "dangling", "name": "Bash", "arguments": "{}"}],
         }
     )
+    return history
+
+
+def _sanitizer(ctx: Context, count: int) -> Runner:
+    history = interrupted_history(count)
     return _Fixed(lambda: ctx.impl.sanitize_tool_protocol_history(history))
 
 
@@ -190,7 +213,7 @@ def _sanitizer(ctx: Context, count: int) -> Runner:
 
 
 def _new_session(ctx: Context) -> contract.Session:
-    return ctx.impl.create_session(_fresh_dir(ctx, "sessions"), session_id="bench")
+    return ctx.impl.create_session(_fresh_dir(ctx, "sessions"), session_id=SESSION_ID)
 
 
 def _append_one(ctx: Context, count: int) -> Runner:

@@ -1,9 +1,9 @@
 """Deterministic inputs of the benchmark cases: transcripts, histories and offload contents.
 
-Everything is generated from a fixed seed, so two runs (and the original, timed on files written by
-``python -m bench.suite --write-data DIR``) see the same bytes.  Big files are written once into the data
-directory (``reports/bench-data`` by default, git-ignored) and reused while the generator's version and
-the requested size match.
+Everything is generated from a fixed seed, so two runs (and the original, timed by
+``python -m bench.original`` on inputs written from these generators) see the same bytes.  Big files are
+written once into the data directory (``reports/bench-data`` by default, git-ignored) and reused while the
+generator's version and the requested size match.
 """
 
 from __future__ import annotations

@@ -3,8 +3,11 @@
 ``python -m bench.suite`` (``make bench``) runs the full sizes, ``--quick`` (``make bench-quick``) small
 ones for a smoke run, ``--only a,b`` some cases, ``--server CMD`` another implementation through the wire
 protocol.  Figures: median, min and max of the repetitions, the worker's (or server's) peak RSS, the
-growth factor from N/2 to N (2.0 is linear), and at full size the original's figure with the ratio
-original / ours (above 1: ours is faster).
+growth factor from N/2 to N (2.0 is linear), and the original's median with the ratio original / ours
+(above 1: ours is faster; ``cpu x``: the same ratio of median CPU times, where both were measured).  The
+original's figure is the one measured by ``python -m bench.original`` when ``--original REPORT`` names its
+report and it has the case at the same N ("meas"), else the figure typed into ``bench/cases.py`` at full
+size ("typed").
 """
 
 from __future__ import annotations
@@ -13,14 +16,15 @@ import argparse
 import json
 import os
 import platform
-import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bench.cases import CASES, Case
+from bench.stats import figures
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -64,31 +68,92 @@ def measure(case: Case, n: int, args: argparse.Namespace) -> dict[str, Any]:
         result = {
             **runs[-1],
             "times_s": [t for run in runs for t in run["times_s"]],
+            "cpu_s": [t for run in runs for t in run.get("cpu_s", [])],
             "peak_rss_kb": max(run["peak_rss_kb"] for run in runs),
             "warmup": 1,
         }
-    times = result["times_s"]
-    result.update(
-        median_s=statistics.median(times), min_s=min(times), max_s=max(times), reps=len(times), unit=case.unit
-    )
+    result.update(figures(result["times_s"], result.get("cpu_s")), unit=case.unit)
     return result
+
+
+MEASURED = "meas"
+TYPED = "typed"
+
+
+@dataclass(frozen=True)
+class OriginalFigures:
+    """The original's medians (ms) by case and N, from a report of ``python -m bench.original``."""
+
+    path: Path
+    label: str
+    median_ms: dict[tuple[str, int], float] = field(default_factory=dict)
+    min_ms: dict[tuple[str, int], float] = field(default_factory=dict)
+    cpu_ms: dict[tuple[str, int], float] = field(default_factory=dict)
+    """Median CPU time; reports written before it was recorded have none."""
+
+
+def load_original(path: Path) -> OriginalFigures:
+    """Reads a ``bench.original`` report; a file that is not one stops with a clear message."""
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+        original = report["original"]
+        commit = str(original["commit"])[:7]
+        label = f"{original['repository']} {commit}, {original['runtime']}, {report['started']}"
+        medians: dict[tuple[str, int], float] = {}
+        minima: dict[tuple[str, int], float] = {}
+        cpu: dict[tuple[str, int], float] = {}
+        for entry in report["cases"]:
+            for run in entry["runs"]:
+                key = (str(entry["case"]), int(run["n"]))
+                medians[key] = float(run["median_s"]) * 1000
+                minima[key] = float(run["min_s"]) * 1000
+                if "cpu_median_s" in run:
+                    cpu[key] = float(run["cpu_median_s"]) * 1000
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise SystemExit(f"--original {path}: not a report of python -m bench.original ({exc!r})") from exc
+    return OriginalFigures(path, label, medians, minima, cpu)
+
+
+def original_figure(
+    case: Case, n: int, measured: OriginalFigures | None
+) -> tuple[float | None, float | None, str | None]:
+    """The original's median and min (ms) for ``case`` at ``n`` and where they come from: measured at this
+    N when the report has it, else the typed-in figure (a median; full size only), else nothing."""
+    if measured is not None and (case.name, n) in measured.median_ms:
+        return measured.median_ms[case.name, n], measured.min_ms[case.name, n], MEASURED
+    if case.original_ms is not None and n == case.full:
+        return case.original_ms, None, TYPED
+    return None, None, None
 
 
 def run_case(case: Case, args: argparse.Namespace) -> dict[str, Any]:
     full = case.quick if args.quick else case.full
     sizes = [full] if case.fresh_process else [max(1, full // 2), full]
     runs = [measure(case, n, args) for n in sizes]
+    return entry_of(case, runs, getattr(args, "original_figures", None))
+
+
+def entry_of(case: Case, runs: list[dict[str, Any]], measured: OriginalFigures | None) -> dict[str, Any]:
+    """A case's table entry: our runs and the original's figure at the largest N, with the ratio."""
     last = runs[-1]
+    original_ms, original_min_ms, source = original_figure(case, int(last["n"]), measured)
     entry: dict[str, Any] = {
         "case": case.name,
         "title": case.title,
         "unit": case.unit,
         "runs": runs,
         "growth_per_doubling": (last["median_s"] / runs[0]["median_s"]) if len(runs) == 2 else None,
-        "original_ms": case.original_ms if full == case.full else None,
+        "original_ms": original_ms,
+        "original_min_ms": original_min_ms,
+        "original_source": source,
     }
-    if entry["original_ms"] is not None:
-        entry["ratio"] = entry["original_ms"] / (last["median_s"] * 1000)
+    if original_ms is not None:
+        entry["ratio"] = original_ms / (last["median_s"] * 1000)
+    original_cpu = None if measured is None else measured.cpu_ms.get((case.name, int(last["n"])))
+    ours_cpu = last.get("cpu_median_s") if last.get("pid_measured") != "server" else None  # else the client's
+    if original_cpu is not None and source == MEASURED and ours_cpu:
+        entry["original_cpu_ms"] = original_cpu
+        entry["cpu_ratio"] = original_cpu / (ours_cpu * 1000)
     return entry
 
 
@@ -100,22 +165,34 @@ def _ms(seconds: float) -> str:
 def table(entries: list[dict[str, Any]]) -> str:
     header = (
         f"{'case':<38} {'N':>9} {'median ms':>10} {'min':>9} {'max':>9} {'peak RSS':>9} "
-        f"{'x/2N':>5} {'orig ms':>8} {'ratio':>7}"
+        f"{'x/2N':>5} {'orig ms':>8} {'min':>8} {'src':>5} {'ratio':>7} {'cpu x':>7}"
     )
     lines = [header, "-" * len(header)]
     for entry in entries:
         last = entry["runs"][-1]
         growth = entry["growth_per_doubling"]
         original = entry["original_ms"]
+        original_min = entry.get("original_min_ms")
+        source = entry.get("original_source") or ""
         ratio = "" if original is None else f"{entry['ratio']:.2f}"
+        cpu_ratio = f"{entry['cpu_ratio']:.2f}" if "cpu_ratio" in entry else ""
         lines.append(
             f"{entry['title']:<38} {last['n']:>9,} {_ms(last['median_s']):>10} {_ms(last['min_s']):>9} "
             f"{_ms(last['max_s']):>9} {last['peak_rss_kb'] / 1024:>7.0f}MB "
             f"{'' if growth is None else f'{growth:.2f}':>5} "
-            f"{'' if original is None else f'{original:,.0f}':>8} "
-            f"{ratio:>7}"
+            f"{'' if original is None else _ms(original / 1000):>8} "
+            f"{'' if original_min is None else _ms(original_min / 1000):>8} {source:>5} "
+            f"{ratio:>7} {cpu_ratio:>7}"
         )
     return "\n".join(lines)
+
+
+def sources(measured: OriginalFigures | None) -> dict[str, str]:
+    """What the ``src`` column's tags stand for."""
+    described = {TYPED: "typed into bench/cases.py from an earlier measurement (bench/README.md)"}
+    if measured is not None:
+        described[MEASURED] = f"measured: {measured.path} ({measured.label})"
+    return described
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -128,8 +205,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data-dir", type=Path, default=ROOT / "reports" / "bench-data")
     parser.add_argument("--work-dir", type=Path, default=None, help="scratch directory (default: TMPDIR)")
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "bench.json")
+    parser.add_argument(
+        "--original",
+        type=Path,
+        default=None,
+        help="a report of python -m bench.original: the ratio against its figures (else the typed-in ones)",
+    )
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
     args = parser.parse_args(argv)
+    args.original_figures = load_original(args.original) if args.original else None
     if args.list:
         for case in CASES:
             print(f"{case.name:<24} {case.title} (N = {case.full:,} {case.unit}; quick {case.quick:,})")
@@ -153,11 +237,15 @@ def main(argv: list[str] | None = None) -> int:
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
         "seconds": round(time.time() - started, 1),
+        "original": sources(args.original_figures),
         "cases": entries,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     print(table(entries))
+    print()
+    for source, description in sources(args.original_figures).items():
+        print(f"orig {source}: {description}")
     print(f"\nwritten: {args.out}")
     return 0
 

@@ -89,7 +89,7 @@ def _peak_kb(pid: int) -> int:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     case = BY_NAME[args.case]
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     impl, pid, close = load_implementation(args.impl, args.server)
     with tempfile.TemporaryDirectory(prefix=f"bench-{case.name}-", dir=args.work_dir) as work:
         ctx = Context(impl=impl, data_dir=Path(args.data_dir), work_dir=Path(work))
@@ -98,13 +98,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 runner = case.setup(ctx, args.n)
                 runner.iteration()()
                 times = [time.perf_counter() - started]
+                cpu = [time.process_time() - cpu_started]
                 warmup = 0
                 peak_reset = False
             else:
                 runner = case.setup(ctx, args.n)
                 gc.collect()
                 peak_reset = _reset_peak(pid)
-                times, warmup = _repeat(runner.iteration, args)
+                times, cpu, warmup = _repeat(runner.iteration, args)
             peak = _peak_kb(pid)
         finally:
             close()
@@ -112,6 +113,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "case": case.name,
         "n": args.n,
         "times_s": times,
+        # CPU time of this process: the work's own when it runs here; on a loaded machine it varies far
+        # less than the wall-clock time (which waits for a core).  With --server it is the client's.
+        "cpu_s": cpu,
         "warmup": warmup,
         "peak_rss_kb": peak,
         "peak_rss_since_setup": peak_reset,
@@ -119,20 +123,24 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def _repeat(iteration: Callable[[], Operation], args: argparse.Namespace) -> tuple[list[float], int]:
+def _repeat(
+    iteration: Callable[[], Operation], args: argparse.Namespace
+) -> tuple[list[float], list[float], int]:
     """One warm-up, then repetitions until ``min_reps`` are done and ``budget`` seconds are spent (at
     most ``max_reps``)."""
     for _ in range(args.warmup):
         iteration()()
     times: list[float] = []
+    cpu: list[float] = []
     while len(times) < args.max_reps:
         operation = iteration()
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         operation()
         times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - cpu_start)
         if len(times) >= args.min_reps and sum(times) >= args.budget:
             break
-    return times, args.warmup
+    return times, cpu, args.warmup
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -167,6 +167,11 @@ class AgentWorld:
     events: list[dict[str, Any]] = field(default_factory=list)
     tagged_events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     signal: _Signal | None = None
+    own_toolset: contract.Toolset | None = None
+    watched_signal: probes.AbortOnceWritten | None = None
+    next_result: Any = None
+    next_message: str = ""
+    next_first_call: int = 0
     user_message: str = "请继续"
     runner_: contract.AgentRunner | None = None
     step_result: contract.StepResult | None = None
@@ -184,7 +189,7 @@ class AgentWorld:
             session = self.resumed_session() if self.session_id is not None else None
             self.runner_ = self.synapse.agent_runner(
                 self.llm,
-                self.toolset,
+                self.own_toolset if self.own_toolset is not None else self.toolset,
                 session=session,
                 stop_hooks=self.stop_hooks,
                 cwd=self.cwd if self.pass_cwd else None,

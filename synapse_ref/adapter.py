@@ -33,6 +33,7 @@ class ReferenceImplementation:
             "stop-hooks",
             "sanitizer",
             "runner",
+            "bash-tool",
             "repl",
             "workflow",
             "llm-http",
@@ -278,6 +279,11 @@ class ReferenceImplementation:
             max_iterations=max_iterations,
             max_consecutive_tool_failures=max_consecutive_tool_failures,
         )
+
+    def bash_toolset(self, cwd: str) -> contract.Toolset:
+        from synapse_ref.agent.bash_tool import BashToolset
+
+        return BashToolset(cwd)
 
     def sanitize_tool_protocol_history(self, messages: list[contract.Message]) -> contract.SanitizeResult:
         from synapse_ref.context.sanitizer import sanitize_tool_protocol_history

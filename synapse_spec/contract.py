@@ -63,8 +63,18 @@ Sleep = Callable[[float], Awaitable[None]]
 
 
 class AbortSignal(Protocol):
-    """An abort flag checked by the agent loop; aborting raises an error whose message contains
-    ``aborted`` (case-insensitive) or whose class is named ``AbortError``."""
+    """An abort flag (Ctrl-C) the caller sets while the agent loop works; aborting raises an error whose
+    message contains ``aborted`` (case-insensitive) or whose class is named ``AbortError``.
+
+    The signal has no callback, only the live property ``aborted``.  The loop reads it before every stage
+    (loading stop hooks, sanitizing, each model turn, each tool call) and hands the signal to the model
+    port.  While a tool runs it polls ``aborted`` every 50 to 100 ms (the reference: 100 ms; not more
+    often than every 50 ms, since over the wire each read is a callback) and, once it is set, cancels
+    the tool instead of waiting for it: a Bash command's whole process group gets ``SIGTERM`` and, after
+    a short grace (the reference: 1 s), ``SIGKILL`` for whatever of it is left, so neither the command
+    nor a child it started runs on once the request has raised.  Nothing of the interrupted round is
+    recorded.
+    """
 
     @property
     def aborted(self) -> bool: ...
@@ -606,7 +616,8 @@ class ToolResult(Protocol):
 
 
 class BashTool(Protocol):
-    """The Bash tool as the sandbox permission round trip uses it (a port: the spec passes a double).
+    """The Bash tool as the sandbox permission round trip uses it (a port: the spec passes a double, or
+    the implementation's own from :meth:`Implementation.bash_toolset`).
 
     ``execute_unsandboxed`` returns a :class:`CommandResult`; ``allow_session`` whitelists a path for the
     session, ``allow_permanent`` persists it.
@@ -624,7 +635,8 @@ class BashTool(Protocol):
 class Toolset(Protocol):
     """The toolset port of the agent loop.  ``handle`` receives one tool call as it appears in the
     assistant message (``{"id", "name", "arguments": str}``); ``get_tool("Bash")`` gives the Bash tool or
-    None."""
+    None.  The runner cancels a ``handle`` that is still running when its request is aborted (see
+    :class:`AbortSignal`): a toolset must then stop what it started before the cancellation completes."""
 
     @property
     def tools(self) -> Sequence[Mapping[str, Any]]: ...
@@ -680,7 +692,9 @@ class AgentRunner(Protocol):
     with a pending :class:`SandboxPermissionRequest`.  ``max_consecutive_tool_failures`` (default 3,
     ``SYNAPSE_MAX_CONSECUTIVE_TOOL_FAILURES``) and ``max_iterations`` (default 50,
     ``SYNAPSE_MAX_TOOL_ITERATIONS``) stop the loop.  An aborted signal raises an error whose message
-    contains ``aborted`` or whose class is ``AbortError`` before anything is appended.  Stop hooks run
+    contains ``aborted`` or whose class is ``AbortError`` before anything is appended; an abort while a
+    tool runs cancels the tool (see :class:`AbortSignal`) and keeps only the request's user message, never
+    the interrupted round, so the next request runs on a history the provider accepts.  Stop hooks run
     only in ``run`` and only when the model finished on its own.  With a session, every appended message
     goes to the session file and every model round's usage to ``Session.update_usage``.
     """
@@ -1097,6 +1111,15 @@ class Implementation(Protocol):
         come from ``SYNAPSE_*`` when a request runs."""
         ...
 
+    def bash_toolset(self, cwd: str) -> Toolset:
+        """Capability ``bash-tool``: the implementation's own toolset offering one tool, ``Bash``
+        (arguments ``{"command": str}``), which runs the command with ``/bin/bash -c`` in ``cwd``, in a
+        process group of its own, and returns its standard output as ``output`` (``is_error`` when the
+        exit status is not 0).  Cancelling a running ``handle`` ends the command's whole process group
+        (``SIGTERM``, then ``SIGKILL`` after a short grace): when the cancellation completes, no process
+        of the group runs any more (a killed child adopted by another process counts once it has died)."""
+        ...
+
     def sanitize_tool_protocol_history(self, messages: list[Message]) -> SanitizeResult: ...
 
     def repl_commands(
@@ -1139,6 +1162,7 @@ CAPABILITY_FACTORIES: Mapping[str, frozenset[str]] = {
     "stop-hooks": frozenset({"stop_hook_registry", "stop_hook_executor", "stop_hook_marker"}),
     "sanitizer": frozenset({"sanitize_tool_protocol_history"}),
     "runner": frozenset({"agent_runner"}),
+    "bash-tool": frozenset({"bash_toolset"}),
     "repl": frozenset({"repl_commands", "format_stream_text"}),
     "workflow": frozenset({"staged_workflow"}),
     "llm-http": frozenset({"http_llm_client"}),

@@ -440,3 +440,66 @@ def run_loop_until(
             return False
         loop.run_until_complete(asyncio.sleep(0.001))
     return True
+
+
+# --------------------------------------------------------------------------------------------------------
+# Processes a command started, and a signal that aborts once a command got going
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class AbortOnceWritten:
+    """An ``AbortSignal`` that turns aborted (and stays so) once ``path`` holds a complete line: a command
+    writes it once it runs (``echo $$ > pid``), so the abort lands while the command runs, in process and
+    over the wire (where the implementation reads ``aborted`` through a callback).  ``reads`` counts the
+    reads, so a step can tell that the implementation watched the signal."""
+
+    path: Path
+    reads: int = 0
+    _aborted: bool = field(default=False, init=False)
+
+    @property
+    def aborted(self) -> bool:
+        self.reads += 1
+        if not self._aborted:
+            with contextlib.suppress(OSError):  # not written yet
+                self._aborted = self.path.read_text(encoding="utf-8").endswith("\n")
+        return self._aborted
+
+
+def read_pid(path: Path) -> int:
+    """The process id a command wrote to ``path`` (``echo $$ > path``)."""
+    text = path.read_text(encoding="utf-8").strip()
+    assert text.isdigit(), f"{path.name} should hold a process id, it holds {text!r}"
+    return int(text)
+
+
+def process_running(pid: int) -> bool:
+    """Whether process ``pid`` still runs.  A zombie (killed, not yet reaped by whoever adopted it) has
+    stopped running.  Read from ``/proc``; where there is none, ``kill(pid, 0)`` answers."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
+            stat = handle.read()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+    # "pid (comm) state ...": comm may hold spaces and parentheses, the state follows the last ")".
+    state = stat.rpartition(")")[2].split()[:1]
+    return state not in (["Z"], ["X"])
+
+
+def survivors(pids: Sequence[int]) -> list[int]:
+    """Those of ``pids`` still running.  They are killed on the spot, so a scenario that finds one fails
+    without leaving it behind."""
+    running = [pid for pid in pids if process_running(pid)]
+    for pid in running:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    return running

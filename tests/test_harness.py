@@ -274,7 +274,10 @@ def test_a_run_in_which_no_scenario_applies_fails(spec: pytest.Pytester) -> None
 @pytest.mark.parametrize(
     ("declared", "message"),
     [
-        ('frozenset({"readers"})', "unknown capability 'readers' (known: context, llm-http, reader, *"),
+        (
+            'frozenset({"readers"})',
+            "unknown capability 'readers' (known: bash-tool, context, llm-http, reader, *",
+        ),
         ('"reader"', "synapse-ref: capabilities must be a set of names such as *, not str 'reader'"),
         ('frozenset({"agent"})', "capability 'agent' was split into runner, sanitizer, stop-hooks*"),
         ('frozenset({"reader", "runner"})', "declares capability runner but has no agent_runner"),

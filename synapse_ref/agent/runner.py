@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from synapse_ref.agent.abort import AbortSignal, throw_if_aborted
+from synapse_ref.agent.abort import AbortSignal, throw_if_aborted, until_aborted
 from synapse_ref.agent.sandbox import (
     SandboxPermissionHandler,
     SandboxPermissionRequest,
@@ -249,7 +249,9 @@ class AgentRunner:
             round_results: list[tuple[dict[str, Any], ToolReturn]] = []
             for call in tool_calls:
                 throw_if_aborted(signal)
-                round_results.append((call, await self._toolset.handle(call)))
+                # An abort while the tool runs cancels it; the round is then dropped whole, like an abort
+                # between two calls, so the history never holds a call without its result.
+                round_results.append((call, await until_aborted(self._toolset.handle(call), signal)))
             throw_if_aborted(signal)
             tool_messages = [
                 {

@@ -1,0 +1,3 @@
+from bench.original.driver import main
+
+raise SystemExit(main())

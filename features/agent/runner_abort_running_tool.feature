@@ -1,0 +1,119 @@
+@agent @beyond-seed
+Feature: 中止请求会终止正在运行的工具，而不是等它结束
+  An abort (Ctrl-C) while a tool runs cancels the tool instead of waiting for it: the runner watches the
+  signal while the tool runs, and a Bash command's whole process group is ended (SIGTERM, then SIGKILL),
+  so neither the command nor a child it started runs on after the request has raised its abort error.
+  Nothing of the interrupted round is recorded, and the next request runs normally.
+
+  原实现只在步骤之间检查中止信号：用户在一条长时间运行的 Bash 命令执行期间中止请求，runner 仍要等命令
+  跑完（它在后台启动的子进程甚至活得更久）。工具运行期间 runner 持续查看信号，一旦中止就取消工具：Bash
+  命令的整个进程组先收到 SIGTERM，宽限之后仍在的收到 SIGKILL；请求随即以中断错误结束，被中断的这一轮
+  不留在历史里，下一个请求照常运行。工具集是实现自己的 Bash 工具集，命令在场景的工作目录中运行；命令
+  写下自己的 pid 之后中止信号才被置位，场景通过 pid 文件与 /proc 观察进程是否还在。
+
+  Background:
+    Given runner 使用实现自己的 Bash 工具集，在空的工作目录中运行命令
+    And 命令写下 pid 文件之后用户中断了请求
+
+  @AGT-065
+  Scenario Outline: 中止请求时正在运行的 Bash 命令连同它启动的子进程一起被终止
+    Given 模型首轮调用 Bash 命令:
+      """
+      sleep 300 > /dev/null 2>&1 &
+      echo $! > child.pid
+      echo $$ > pid
+      sleep 30
+      echo done > marker
+      """
+    When 以 `<方法>` 执行这次请求
+    Then 请求应以中断相关错误结束，模型只被调用了 1 次
+    And 返回时命令的 shell 与它在后台启动的子进程都已不在运行
+    And 命令在中断之后的部分不应执行：不应写下 marker
+
+    Examples:
+      | 方法 |
+      | step |
+      | run  |
+
+  @AGT-066
+  Scenario: 忽略 SIGTERM 的命令在宽限之后也被终止
+    Given 模型首轮调用 Bash 命令:
+      """
+      trap '' TERM
+      sleep 300 > /dev/null 2>&1 &
+      echo $! > child.pid
+      echo $$ > pid
+      sleep 30
+      echo done > marker
+      """
+    When 以 `run` 执行这次请求
+    Then 请求应以中断相关错误结束，模型只被调用了 1 次
+    And 返回时命令的 shell 与它在后台启动的子进程都已不在运行
+    And 命令在中断之后的部分不应执行：不应写下 marker
+
+  @AGT-067
+  Scenario: 被中止的命令的输出不进入历史，会话只多出本次的用户消息
+    Given runner 恢复的会话中已有 2 条历史消息
+    And 模型首轮调用 Bash 命令:
+      """
+      echo 中止前的输出
+      echo $$ > pid
+      sleep 30
+      echo 中止后的输出
+      echo done > marker
+      """
+    When 以 `run` 执行这次请求
+    Then 请求应以中断相关错误结束，模型只被调用了 1 次
+    And 返回时命令的 shell 已不在运行
+    And 命令在中断之后的部分不应执行：不应写下 marker
+    And 历史与会话文件只应多出本次的用户消息
+    And 会话文件中不应出现 "中止前的输出" 或 "中止后的输出"
+
+  @AGT-068
+  Scenario: 一轮中的命令被中止时，这一轮之后的命令不再执行，整轮都不保留
+    Given runner 恢复的会话中已有 2 条历史消息
+    And 模型首轮依次调用 3 个 Bash 命令，第 2 个是:
+      """
+      echo $$ > pid
+      sleep 30
+      echo done > marker
+      """
+    When 以 `step` 执行这次请求
+    Then 请求应以中断相关错误结束，模型只被调用了 1 次
+    And 返回时命令的 shell 已不在运行
+    And 第 1 个命令应已执行，第 3 个命令不应执行
+    And 命令在中断之后的部分不应执行：不应写下 marker
+    And 历史与会话文件只应多出本次的用户消息
+
+  @AGT-069
+  Scenario: 中止之后下一个请求照常运行，模型看不到被中断的那一轮
+    Given runner 恢复的会话中已有 2 条历史消息
+    And 模型首轮调用 Bash 命令:
+      """
+      echo $$ > pid
+      sleep 30
+      echo done > marker
+      """
+    And 下一个请求中模型调用 Bash 命令 `echo 下一轮的输出` 后回复 "下一轮完成"
+    When 以 `run` 执行这次请求
+    And 不带中止信号发出下一个请求 "换个办法继续"
+    Then 下一个请求应返回 "下一轮完成"
+    And 返回时命令的 shell 已不在运行
+    And 命令在中断之后的部分不应执行：不应写下 marker
+    And 下一个请求首次调用模型时，历史以被中止的用户消息和新的用户消息结尾，没有被中断那一轮的工具调用
+    And 模型应看到下一轮命令的工具结果 "下一轮的输出"
+
+  @AGT-070
+  Scenario: 工具执行中被中止的 run 不执行 Stop Hook
+    Given `stopHookExecutor.shouldExecute()` 为 true
+    And 模型首轮调用 Bash 命令:
+      """
+      echo $$ > pid
+      sleep 30
+      echo done > marker
+      """
+    When 以 `run` 执行这次请求
+    Then 请求应以中断相关错误结束，模型只被调用了 1 次
+    And 返回时命令的 shell 已不在运行
+    And 命令在中断之后的部分不应执行：不应写下 marker
+    And 被中止的 run 不应执行 Stop Hook

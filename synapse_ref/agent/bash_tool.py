@@ -1,0 +1,227 @@
+"""The Bash tool: runs the model's shell commands, each in a process group of its own so that cancelling
+a call (an aborted request) ends the command and every child it started."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import signal
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from synapse_ref.agent.tools import BashTool, ToolReturn
+
+logger = logging.getLogger("synapse.agent.bash")
+
+SHELL = "/bin/bash"
+KILL_GRACE_SECONDS = 1.0
+BASH_TOOL_SCHEMA: Mapping[str, Any] = {
+    "name": "Bash",
+    "description": "Run a shell command in the working directory; its standard output is the result.",
+    "parameters": {
+        "type": "object",
+        "properties": {"command": {"type": "string", "description": "The command line to run"}},
+        "required": ["command"],
+    },
+}
+COMMAND_NOT_FOUND_STATUS = 127
+GROUP_EXIT_CHECKS = 200
+GROUP_EXIT_CHECK_INTERVAL = 0.01
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """A tool's result (``ToolReturn``)."""
+
+    is_error: bool = False
+    output: str = ""
+    message: str = ""
+    brief: str = ""
+    extras: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class CommandRun:
+    """What a finished command printed and how it exited (``CommandOutput``)."""
+
+    stdout: str
+    stderr: str
+    exit_code: int
+
+
+def _usage_error(message: str) -> ToolOutcome:
+    return ToolOutcome(
+        is_error=True,
+        message=message,
+        brief="Invalid parameters",
+        extras={"failureCategory": "invalid_usage"},
+    )
+
+
+async def run_command(command: str, cwd: str, *, grace: float = KILL_GRACE_SECONDS) -> CommandRun:
+    """Run ``command`` to its end.  When the awaiting task is cancelled, the command's process group gets
+    ``SIGTERM``, then ``SIGKILL`` for whatever is left after ``grace`` seconds, and the cancellation goes
+    on only once the shell is reaped: nothing of the command runs on after its call."""
+    starting = asyncio.ensure_future(
+        asyncio.create_subprocess_exec(
+            SHELL,
+            "-c",
+            command,
+            cwd=cwd,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,  # its own session and process group, whose id is the shell's pid
+        )
+    )
+    try:
+        process = await asyncio.shield(starting)
+    except asyncio.CancelledError:
+        # Cancelled while the pipes were being connected: the shell may already run and have forked, so
+        # let the start finish and end the whole group (asyncio alone would kill only the shell).
+        with contextlib.suppress(OSError):
+            await asyncio.shield(_end_group(await starting, grace))
+        raise
+    try:
+        stdout, stderr = await process.communicate()
+    except BaseException:
+        await asyncio.shield(_end_group(process, grace))
+        raise
+    return CommandRun(
+        stdout=stdout.decode("utf-8", errors="replace"),
+        stderr=stderr.decode("utf-8", errors="replace"),
+        exit_code=await process.wait(),  # already exited: communicate() waited for it
+    )
+
+
+async def _end_group(process: asyncio.subprocess.Process, grace: float) -> None:
+    """``SIGTERM`` to the whole group, a grace for the shell to exit, then ``SIGKILL`` to the group: a
+    child that outlived the shell or ignores ``SIGTERM`` is killed too."""
+    _signal_group(process.pid, signal.SIGTERM)
+    with contextlib.suppress(asyncio.TimeoutError):
+        await asyncio.wait_for(process.wait(), grace)
+    _signal_group(process.pid, signal.SIGKILL)
+    await process.wait()
+    # The shell is reaped, but its children belong to whoever adopted them: a killed child still runs
+    # until the kernel schedules its death, so wait (briefly) until no member of the group runs.
+    for _ in range(GROUP_EXIT_CHECKS):
+        if not _group_running(process.pid):
+            break
+        await asyncio.sleep(GROUP_EXIT_CHECK_INTERVAL)
+    else:
+        logger.warning("Process group %d still runs after SIGKILL", process.pid)
+    logger.info("Cancelled command (process group %d)", process.pid)
+
+
+def _signal_group(pgid: int, sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+
+
+def _group_running(pgid: int) -> bool:
+    """Whether a process of group ``pgid`` still runs; a zombie (dead, not yet reaped by its adopter)
+    does not.  Read from ``/proc`` where there is one, else whether the group can be signalled."""
+    try:
+        entries = [entry.name for entry in os.scandir("/proc") if entry.name.isdigit()]
+    except OSError:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+    for name in entries:
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                fields = handle.read().rpartition(b")")[2].split()
+        except OSError:  # it ended meanwhile
+            continue
+        # After "(comm)": state, ppid, pgrp, ...
+        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] not in (b"Z", b"X"):
+            return True
+    return False
+
+
+def _outcome(run: CommandRun) -> ToolOutcome:
+    if run.exit_code == 0:
+        return ToolOutcome(output=run.stdout, message=f"[stderr]\n{run.stderr}" if run.stderr else "")
+    category = "command_not_found" if run.exit_code == COMMAND_NOT_FOUND_STATUS else "execution_error"
+    message = f"Command exited with code {run.exit_code}"
+    if run.stderr:
+        message += f"\n[stderr]\n{run.stderr}"
+    return ToolOutcome(
+        is_error=True,
+        output=run.stdout,
+        message=message,
+        brief="Command not found" if category == "command_not_found" else "Command failed",
+        extras={"failureCategory": category},
+    )
+
+
+class ShellTool:
+    """The Bash tool.  There is no sandbox here: every command runs with the user's rights, so nothing is
+    ever blocked and the allow answers of a permission prompt have nothing to widen."""
+
+    def __init__(self, cwd: str, *, grace: float = KILL_GRACE_SECONDS) -> None:
+        self._cwd = cwd
+        self._grace = grace
+
+    async def call(self, args: Mapping[str, Any]) -> ToolReturn:
+        command = args.get("command")
+        if not isinstance(command, str) or not command.strip():
+            return _usage_error("Invalid parameters: Bash needs a non-empty string `command`")
+        try:
+            run = await run_command(command, self._cwd, grace=self._grace)
+        except OSError as error:  # no shell, or the working directory is gone
+            return ToolOutcome(
+                is_error=True,
+                message=f"Cannot run the command: {error}",
+                brief="Command failed",
+                extras={"failureCategory": "execution_error"},
+            )
+        return _outcome(run)
+
+    async def execute_unsandboxed(self, command: str, cwd: str) -> CommandRun:
+        return await run_command(command, cwd, grace=self._grace)
+
+    async def allow_session(self, path: str, cwd: str) -> None:
+        logger.info("No sandbox: %s is already allowed", path)
+
+    async def allow_permanent(self, path: str, cwd: str) -> None:
+        logger.info("No sandbox: %s is already allowed", path)
+
+
+class BashToolset:
+    """The toolset of one tool, ``Bash``, running commands in ``cwd``."""
+
+    def __init__(self, cwd: str, *, grace: float = KILL_GRACE_SECONDS) -> None:
+        self._bash = ShellTool(cwd, grace=grace)
+
+    @property
+    def tools(self) -> Sequence[Mapping[str, Any]]:
+        return [BASH_TOOL_SCHEMA]
+
+    async def handle(self, tool_call: Mapping[str, Any]) -> ToolReturn:
+        name = tool_call.get("name")
+        if name != "Bash":
+            return ToolOutcome(
+                is_error=True,
+                message=f"Unknown tool: {name}",
+                brief="Unknown tool",
+                extras={"failureCategory": "command_not_found"},
+            )
+        try:
+            args = json.loads(str(tool_call.get("arguments") or "{}"))
+        except ValueError as error:
+            return _usage_error(f"Invalid parameters: the arguments are not JSON ({error})")
+        if not isinstance(args, dict):
+            return _usage_error("Invalid parameters: the arguments must be a JSON object")
+        return await self._bash.call(args)
+
+    def get_tool(self, name: str) -> BashTool | None:
+        return self._bash if name == "Bash" else None
