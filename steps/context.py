@@ -17,6 +17,7 @@ import logging
 import math
 import os
 import re
+import stat
 import subprocess
 import sys
 import threading
@@ -143,7 +144,7 @@ class CtxState:
 
     root: Path
     session_dir: Path
-    counter: CharTokenCounter = field(default_factory=CharTokenCounter)
+    counter: CharTokenCounter | None = field(default_factory=CharTokenCounter)
     storage: contract.OffloadStorage | None = None
     messages: list[Message] = field(default_factory=list)
     snapshot: list[Message] = field(default_factory=list)
@@ -433,6 +434,58 @@ def ctx_when_offload(ctx_state: CtxState, synapse: contract.Implementation) -> N
         ctx_state.offload_result = manager.offload_if_needed(ctx_state.messages)
     except Exception as exc:
         pytest.fail(f"offloadIfNeeded(messages) raised {exc!r}")
+
+
+@when(parsers.parse("在实现进程只能写入 `{limit:d}` 字节以内的文件时调用 `offloadIfNeeded(messages)`"))
+def ctx_when_offload_with_file_size_limit(
+    ctx_state: CtxState, synapse: contract.Implementation, limit: int
+) -> None:
+    """A write past ``RLIMIT_FSIZE`` fails as on a full disk; the write up to the limit succeeds first, so a
+    file of ``limit + 1`` bytes is cut one byte short before the failure."""
+    with probes.resource_limit(synapse, probes.RLIMIT_FSIZE, limit):
+        ctx_when_offload(ctx_state, synapse)
+
+
+@then(parsers.parse("第 `{kept:d}` 条消息应保持原文，第 `{offloaded:d}` 条应被卸载且文件内容完整"))
+def ctx_then_one_kept_one_offloaded(ctx_state: CtxState, kept: int, offloaded: int) -> None:
+    result = _ctx_result(ctx_state)
+    assert result.messages[kept - 1] == ctx_state.snapshot[kept - 1], (
+        f"message {kept}, whose file could not be written whole, should stay as it was, "
+        f"got {_ctx_text(result.messages[kept - 1])[:80]!r}"
+    )
+    _ctx_assert_offloaded(ctx_state, offloaded - 1)
+    path = _ctx_reference_path(result.messages[offloaded - 1])
+    assert path is not None
+    assert Path(path).read_text(encoding="utf-8") == _ctx_text(ctx_state.snapshot[offloaded - 1]), (
+        f"the offload file of message {offloaded} should hold its whole text"
+    )
+
+
+@then(parsers.parse("卸载目录中应只有第 `{number:d}` 条消息的文件"))
+def ctx_then_only_file_of(ctx_state: CtxState, number: int) -> None:
+    path = _ctx_reference_path(_ctx_result(ctx_state).messages[number - 1])
+    assert path is not None, f"message {number} should be an offload reference"
+    found = _ctx_files(ctx_state.offloaded_dir)
+    assert [_ctx_real(p) for p in found] == [_ctx_real(path)], (
+        f"a failed write must leave no partial file: only {path} should be in offloaded/, found {found}"
+    )
+
+
+@given(parsers.parse("历史为 `{count:d}` 条各 `{length:d}` 个字符的 tool 消息加一条 user 消息"))
+def ctx_given_many_tool_messages(ctx_state: CtxState, count: int, length: int) -> None:
+    tools = [_ctx_text_message("tool", f"{n:03d}".ljust(length, "x")) for n in range(count)]
+    ctx_state.messages = [*tools, _ctx_text_message("user", "继续")]
+
+
+@when(parsers.parse("在实现进程只能再打开 `{headroom:d}` 个文件时调用 `offloadIfNeeded(messages)`"))
+def ctx_when_offload_with_few_descriptors(
+    ctx_state: CtxState, synapse: contract.Implementation, headroom: int
+) -> None:
+    """A descriptor each save leaves open is one fewer for the next: the saves after the leak fail."""
+    _ctx_storage(ctx_state, synapse)
+    limit = probes.lowest_free_descriptor(synapse) + headroom
+    with probes.resource_limit(synapse, probes.RLIMIT_NOFILE, limit):
+        ctx_when_offload(ctx_state, synapse)
 
 
 @then(parsers.parse("`offloadedCount` 应为 `{count:d}`"))
@@ -1580,6 +1633,14 @@ def ctx_then_file_kinds(ctx_state: CtxState, first: int, second: int) -> None:
         )
 
 
+@then("每个卸载文件都应只有所有者可读写（权限 `0600`）")
+def ctx_then_offload_files_private(ctx_state: CtxState) -> None:
+    files = sorted(p for p in ctx_state.offloaded_dir.iterdir() if p.is_file())
+    assert files, "scenario data: something should have been offloaded"
+    modes = {p.name: oct(stat.S_IMODE(p.stat().st_mode)) for p in files}
+    assert set(modes.values()) == {"0o600"}, f"offload files hold tool output: mode 0600, got {modes}"
+
+
 @then("没有消息被卸载时编排结果的 `offloadResult` 应为空")
 def ctx_then_no_offload_result(ctx_state: CtxState) -> None:
     assert ctx_state.offload_double.report["offloadedCount"] == 0, "scenario data: nothing is offloaded"
@@ -1719,9 +1780,39 @@ def ctx_given_preserve_count(ctx_state: CtxState, count: int) -> None:
     ctx_state.preserve_count = count
 
 
+@given(parsers.parse("ContextCompactor 的 `targetTokens={count:d}`"))
+def ctx_given_target_tokens(ctx_state: CtxState, count: int) -> None:
+    ctx_state.target_tokens = count
+
+
+@then(parsers.parse("总结请求的 `maxTokens` 应为 `{max_tokens:d}`，系统提示写明目标 `{target:d}`"))
+def ctx_then_summary_max_tokens(ctx_state: CtxState, max_tokens: int, target: int) -> None:
+    calls = list(_ctx_llm(ctx_state).calls)
+    assert [c.max_tokens for c in calls] == [max_tokens], (
+        f"one summary call allowing maxTokens={max_tokens}, got {[c.max_tokens for c in calls]}"
+    )
+    assert re.search(rf"(?<![\d-]){target}(?!\d)", calls[0].system_prompt), (
+        f"the summary prompt should state the target {target}"
+    )
+
+
 @given("模型第一次的总结回复为空")
 def ctx_given_empty_summary(ctx_state: CtxState) -> None:
     _ctx_llm(ctx_state).reply_text("")
+
+
+@given("ContextCompactor 不传 token 计数器（使用实现的默认计数器）")
+def ctx_given_default_counter(ctx_state: CtxState) -> None:
+    ctx_state.counter = None
+
+
+@then(parsers.parse("`previousTokens` 与 `currentTokens` 都应为 `{tokens:d}`"))
+def ctx_then_compact_token_figures(ctx_state: CtxState, tokens: int) -> None:
+    result = _ctx_compacted(ctx_state)
+    found = (result.previous_tokens, result.current_tokens)
+    assert found == (tokens, tokens), (
+        f"(previousTokens, currentTokens) should be ({tokens}, {tokens}), got {found}"
+    )
 
 
 @then("压缩应被跳过：历史原样返回、`success=true` 且未调用总结模型")
@@ -1986,8 +2077,9 @@ CTX_SECRET = "目录外的机密内容"
 
 
 def _ctx_expand_nul(state: CtxState, text: str) -> str:
-    """``{offloaded}``/``{outside}`` as usual, and ``\\0`` for a NUL character."""
-    return state.expand(text).replace("\\0", "\0")
+    """``{offloaded}``/``{outside}`` as usual, ``\\0`` for a NUL character and ``\\ud800`` for a lone
+    surrogate (a name no file system encoding can take)."""
+    return state.expand(text).replace("\\0", "\0").replace("\\ud800", "\ud800")
 
 
 @given(parsers.re(r"^一段 10 条消息的历史，第 `(?P<number>3|8)` 条 tool 消息引用 `(?P<path>[^`]+)`$"))
@@ -2036,8 +2128,14 @@ def ctx_given_referenced_file(ctx_state: CtxState, kind: str) -> None:
         os.link(ctx_state.outside_dir / "secret.txt", path)
     elif kind == "路径中含 NUL 字符、无法打开的名字":
         assert "\0" in path, "scenario data: the reference should hold a NUL character"
+    elif kind == "路径中含孤立代理字元、无法编码的名字":
+        assert "\ud800" in path, "scenario data: the reference should hold a lone surrogate"
+    elif kind == "一个含无效 UTF-8 字节的文本文件":
+        Path(path).write_bytes("日志 ok ".encode() + b"\xff\xfe" + " 结束".encode())
+        ctx_state.files[path] = "日志 ok \ufffd\ufffd 结束"  # what the original's readFileSync(utf-8) gives
     elif sized:
         content = "a" * int(sized[1])
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
         Path(path).write_text(content, encoding="ascii")
         ctx_state.files[path] = content
     else:
@@ -2137,6 +2235,20 @@ def _ctx_assert_warning_names(state: CtxState, caplog: pytest.LogCaptureFixture)
 @then(parsers.re(r"^总结模型看到的第 `(?P<number>\d+)` 条消息应保持引用原文$"))
 def ctx_then_summary_sees_reference(ctx_state: CtxState, number: str) -> None:
     _ctx_assert_reference_kept(ctx_state, int(number))
+
+
+@then(parsers.re(r"^总结模型应看到待总结的全部 `(?P<count>\d+)` 条消息，其余各条与历史相同$"))
+def ctx_then_summary_sees_all(ctx_state: CtxState, count: str) -> None:
+    calls = _ctx_llm(ctx_state).calls
+    assert len(calls) == 1, f"one summary call expected, got {len(calls)}"
+    sent = list(calls[0].messages)
+    assert len(sent) == int(count), (
+        f"the summary model should see all {count} summarised messages, got {len(sent)}: a reference "
+        "restoring skips must not stop the restore of the messages after it"
+    )
+    for index, (seen, original) in enumerate(zip(sent, ctx_state.snapshot, strict=False)):
+        if index != ctx_state.subject:
+            assert seen == original, f"message {index + 1} should reach the summary unchanged, got {seen!r}"
 
 
 @then("应记录一条指明该引用路径的 warning")
@@ -2264,6 +2376,43 @@ def ctx_when_restore_repeatedly(
         except Exception as exc:
             pytest.fail(f"restore {attempt} raised {exc!r} while the file was being swapped")
         ctx_restored_texts.append(_ctx_text(restored[ctx_state.subject]))
+
+
+@when(
+    parsers.re(r"^在实现进程只能再打开 `(?P<headroom>\d+)` 个文件时执行压缩前的引用恢复 `(?P<times>\d+)` 次$")
+)
+def ctx_when_restore_with_few_descriptors(
+    ctx_state: CtxState,
+    synapse: contract.Implementation,
+    recording_sleep: RecordingSleep,
+    ctx_restored_texts: list[str],
+    headroom: str,
+    times: str,
+) -> None:
+    """A descriptor a restore leaves open is one fewer for every later one: under a ``RLIMIT_NOFILE``
+    a few above what the process holds, a leak of one per restore fails the restores after it."""
+    compactor = _ctx_compactor(ctx_state, synapse, recording_sleep)
+    ctx_state.snapshot = copy.deepcopy(ctx_state.messages)
+    assert ctx_state.subject is not None
+    limit = probes.lowest_free_descriptor(synapse) + int(headroom)
+    with probes.resource_limit(synapse, probes.RLIMIT_NOFILE, limit):
+        for attempt in range(1, int(times) + 1):
+            try:
+                restored = compactor.restore_offloaded_content(copy.deepcopy(ctx_state.messages))
+            except Exception as exc:
+                pytest.fail(f"restore {attempt} raised {exc!r}")
+            ctx_restored_texts.append(_ctx_text(restored[ctx_state.subject]))
+
+
+@then(parsers.re(r"^每一次第 `(?P<number>\d+)` 条消息都应为该文件的内容$"))
+def ctx_then_every_restore_read(ctx_state: CtxState, ctx_restored_texts: list[str], number: str) -> None:
+    assert ctx_state.subject == int(number) - 1, "scenario data: message number is the reference"
+    content = ctx_state.files[_ctx_subject_reference(ctx_state)]
+    failed = [n for n, text in enumerate(ctx_restored_texts, start=1) if text != content]
+    assert ctx_restored_texts and not failed, (
+        f"every restore should read the file; restores {failed[:5]}... of {len(ctx_restored_texts)} did "
+        "not (a descriptor left open by each restore runs the process out of them)"
+    )
 
 
 @then("任何一次恢复的结果中都不应出现目录外的内容")

@@ -1653,6 +1653,14 @@ def ses_then_sessions_dir_created(ses_world: SesWorld) -> None:
     assert ids == [ses_world.session.id], f"sessions.json should list only the new session, got {ids!r}"
 
 
+@then("会话报告的 `sessionsDir` 是该目录，历史文件为其中的 `<id>.jsonl`，会话目录为其中的 `<id>/`")
+def ses_then_session_paths(ses_world: SesWorld) -> None:
+    session, root = ses_world.session, ses_world.sessions_dir
+    found = (Path(session.sessions_dir), Path(session.history_path), Path(session.offload_dir))
+    expected = (root, root / f"{session.id}.jsonl", root / session.id)
+    assert found == expected, f"(sessionsDir, historyPath, offloadDir) should be {expected}, got {found}"
+
+
 @given(
     parsers.parse("`SYNAPSE_HOME` {setting}，`HOME` 指向场景目录，其中 `.synapse/pricing.json` 为 {pricing}")
 )
@@ -1802,6 +1810,55 @@ def ses_then_entry_is_new(ses_world: SesWorld) -> None:
     entry = _index_entry(ses_world.sessions_dir, ses_world.session.id)
     assert (entry.get("messageCount"), entry.get("cwd")) == (0, os.getcwd()), (
         f"the entry should be the new session's (messageCount 0, cwd {os.getcwd()!r}), got {entry!r}"
+    )
+
+
+def _rewrite_index(world: SesWorld, change: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]) -> None:
+    path = world.sessions_dir / "sessions.json"
+    index = _read_index(world.sessions_dir)
+    index["sessions"] = change(index["sessions"])
+    path.write_text(json.dumps(index, ensure_ascii=False, indent=2), encoding="utf-8")
+
+
+@given(parsers.parse('最早那个会话在索引中的 cwd 被改为 "{cwd}"'))
+def ses_given_oldest_cwd(ses_world: SesWorld, cwd: str) -> None:
+    oldest = ses_world.snapshot["older_ids"][0]
+    _rewrite_index(
+        ses_world, lambda entries: [{**e, "cwd": cwd} if e.get("id") == oldest else e for e in entries]
+    )
+
+
+@given("用 `Session.find` 恢复最早那个会话")
+def ses_given_find_oldest(synapse: Implementation, ses_world: SesWorld) -> None:
+    oldest = ses_world.snapshot["older_ids"][0]
+    ses_world.session = synapse.find_session(oldest, ses_world.sessions_dir, pricing=SONNET_PRICING)
+    assert ses_world.session is not None, f"Session.find({oldest!r}) should find the session"
+
+
+@given("该会话的条目被手工从 `sessions.json` 中删除")
+def ses_given_entry_removed(ses_world: SesWorld) -> None:
+    session_id = ses_world.session.id
+    _rewrite_index(ses_world, lambda entries: [e for e in entries if e.get("id") != session_id])
+
+
+@when("恢复的会话追加 1 条助手消息")
+def ses_when_resumed_appends(ses_world: SesWorld) -> None:
+    ses_world.session.append_message(_text_message("assistant", "好的"))
+
+
+@then("`sessions.json` 应恰好有 2 个条目，恢复的会话排在最前")
+def ses_then_resumed_first(ses_world: SesWorld) -> None:
+    ids = [e.get("id") for e in _read_index(ses_world.sessions_dir)["sessions"]]
+    older = ses_world.snapshot["older_ids"]
+    assert ids == [older[0], older[1]], f"the session should be registered again at the top, got {ids!r}"
+
+
+@then(parsers.parse('该条目的 cwd 应为 "{cwd}"，标题为 "{title}"，messageCount 为 {count:d}'))
+def ses_then_reregistered_entry(ses_world: SesWorld, cwd: str, title: str, count: int) -> None:
+    entry = _index_entry(ses_world.sessions_dir, ses_world.session.id)
+    found = (entry.get("cwd"), entry.get("title"), entry.get("messageCount"))
+    assert found == (cwd, title, count), (
+        f"the entry should carry the session's cwd, title and count {(cwd, title, count)!r}, got {entry!r}"
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -362,6 +363,11 @@ def importer_source(importer_ctx: ImporterContext, datatable: list[list[str]]) -
     _write_skills(importer_ctx.source_dir, datatable)
 
 
+@given(parsers.parse('导入源技能 "{name}" 中有一个命名管道 "{pipe}"'))
+def importer_source_pipe(importer_ctx: ImporterContext, name: str, pipe: str) -> None:
+    os.mkfifo(importer_ctx.source_dir / name / pipe)
+
+
 @given("模型对相似度的回答为")
 @given("模型的合并结果为")
 def importer_model_answers(importer_ctx: ImporterContext, docstring: str) -> None:
@@ -377,6 +383,74 @@ def importer_model_fails(importer_ctx: ImporterContext, message: str) -> None:
 def importer_model_answers_in_turn(importer_ctx: ImporterContext, datatable: list[list[str]]) -> None:
     for row in _rows(datatable):
         importer_ctx.llm.reply_text(row["answer"])
+
+
+@given(parsers.re(r"环境变量 `SYNAPSE_SKILL_MAX_VERSIONS` 为 `(?P<setting>[^`]*)`"))
+def importer_max_versions(monkeypatch: pytest.MonkeyPatch, setting: str) -> None:
+    if setting == "(未设置)":
+        monkeypatch.delenv("SYNAPSE_SKILL_MAX_VERSIONS", raising=False)
+    else:
+        monkeypatch.setenv("SYNAPSE_SKILL_MAX_VERSIONS", setting)
+
+
+@given("模型的合并结果依次为描述如下的 SKILL.md")
+def importer_merges_in_turn(importer_ctx: ImporterContext, datatable: list[list[str]]) -> None:
+    for row in _rows(datatable):
+        importer_ctx.llm.reply_text(_skill_md(row["description"]))
+
+
+@given(
+    parsers.re(
+        r'技能 "(?P<name>[^"]+)" 已有 (?P<count>\d+) 个旧版本 `(?P<day>\d{4}-\d{2}-\d{2})-001` 至 `.+`'
+    )
+)
+def importer_existing_versions(importer_ctx: ImporterContext, name: str, count: str, day: str) -> None:
+    for number in range(1, int(count) + 1):
+        version = importer_ctx.skills_dir / name / "versions" / f"{day}-{number:03d}"
+        version.mkdir(parents=True)
+        (version / "SKILL.md").write_text(_skill_md(f"旧版本 {number}"), encoding="utf-8")
+
+
+@given(parsers.re(r"模型的合并请求(?P<how>会回复一份合并结果|抛出错误|回复空白文本)"))
+def importer_merge_model(importer_ctx: ImporterContext, how: str) -> None:
+    if how == "会回复一份合并结果":
+        importer_ctx.llm.reply_text(_skill_md("A merge that must not be applied"))
+    elif how == "抛出错误":
+        importer_ctx.llm.fail(RuntimeError("model unavailable"))
+    elif how == "回复空白文本":
+        importer_ctx.llm.reply_text("  \n")
+
+
+SOURCE_LAYOUTS = (
+    "一个技能目录本身（含 SKILL.md）",
+    "只含 `skills/` 子目录的目录",
+    "含 `skills/` 子目录与隐藏目录的目录",
+)
+
+
+@given(parsers.re(r"导入源是(?P<layout>.+)，其中的技能为 \"(?P<name>[^\"]+)\""))
+def importer_source_layout(importer_ctx: ImporterContext, layout: str, name: str) -> None:
+    assert layout in SOURCE_LAYOUTS, f"the step has no layout {layout!r}"
+    root = importer_ctx.source_dir
+    if layout == SOURCE_LAYOUTS[0]:
+        importer_ctx.source_dir = root / name
+        skill = importer_ctx.source_dir
+    else:
+        skill = root / "skills" / name
+        if layout == SOURCE_LAYOUTS[2]:
+            (root / ".git").mkdir()
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(_skill_md("Fix lint errors"), encoding="utf-8")
+
+
+@when(parsers.re(r"用技能导入器执行 (?P<times>\d+) 次 `(?P<command>[^`]+)`"))
+def importer_run_times(
+    importer_ctx: ImporterContext, skills_ctx: SkillsContext, times: str, command: str
+) -> None:
+    skills_ctx.command = command.replace(SOURCE_PLACEHOLDER, str(importer_ctx.source_dir))
+    for _ in range(int(times)):
+        skills_ctx.result = importer_ctx.handler.execute(skills_ctx.command)
+        assert skills_ctx.result.exit_code == 0, f"`{skills_ctx.command}` failed: {skills_ctx.result}"
 
 
 @when(parsers.re(r"用技能导入器执行 `(?P<command>[^`]+)`"))
@@ -433,6 +507,51 @@ def importer_versions(importer_ctx: ImporterContext, name: str, count: int, desc
         assert _description_of((version / "SKILL.md").read_text(encoding="utf-8")) == description
 
 
+@then(parsers.parse('技能 "{name}" 的旧版本从新到旧的描述应为 "{descriptions}"'))
+def importer_versions_newest_first(importer_ctx: ImporterContext, name: str, descriptions: str) -> None:
+    versions = importer_ctx.skills_dir / name / "versions"
+    kept = sorted((p for p in versions.iterdir() if p.is_dir()), reverse=True) if versions.is_dir() else []
+    found = [_description_of((version / "SKILL.md").read_text(encoding="utf-8")) for version in kept]
+    merges = len(importer_ctx.llm.calls)
+    numbers = [p.name.rsplit("-", 1)[-1] for p in kept]
+    assert numbers == [f"{n:03d}" for n in range(merges, merges - len(kept), -1)], (
+        f"the day's versions are numbered 001, 002, ... in merge order: got {[p.name for p in kept]}"
+    )
+    assert found == descriptions.split("、"), (
+        f"{name} should keep {descriptions!r}, newest first; has {[p.name for p in kept]}: {found}"
+    )
+
+
+@then(parsers.parse('技能目录中的条目应恰好为 "{names}"'))
+def importer_skills_dir_entries(importer_ctx: ImporterContext, names: str) -> None:
+    found = sorted(p.name for p in importer_ctx.skills_dir.iterdir())
+    assert found == sorted(names.split("、")), f"the skills directory should hold only {names!r}, has {found}"
+
+
+@then(
+    parsers.re(
+        r'技能 "(?P<name>[^"]+)" 应保留 (?P<count>\d+) 个旧版本，最新的描述为 "(?P<newest>[^"]+)"，'
+        r"最早的 `(?P<oldest>[^`]+)` 已被删除"
+    )
+)
+def importer_versions_capped(
+    importer_ctx: ImporterContext, name: str, count: str, newest: str, oldest: str
+) -> None:
+    versions = importer_ctx.skills_dir / name / "versions"
+    kept = sorted((p for p in versions.iterdir() if p.is_dir()), reverse=True)
+    assert len(kept) == int(count), f"{name} should keep {count} versions, has {[p.name for p in kept]}"
+    assert oldest not in [p.name for p in kept], f"the oldest version {oldest} should have been removed"
+    assert _description_of((kept[0] / "SKILL.md").read_text(encoding="utf-8")) == newest, (
+        f"the newest version {kept[0].name} should be the skill before the merge"
+    )
+
+
+@then(parsers.parse("模型应被询问 `{count:d}` 次"))
+def importer_model_asked_times(importer_ctx: ImporterContext, count: int) -> None:
+    calls = list(importer_ctx.llm.calls)
+    assert len(calls) == count, f"the model should be asked {count} time(s), was asked {len(calls)}"
+
+
 @then("导入器不应询问模型")
 def importer_model_not_asked(importer_ctx: ImporterContext) -> None:
     assert list(importer_ctx.llm.calls) == [], "the model must not be asked"
@@ -443,9 +562,23 @@ def importer_model_asked(importer_ctx: ImporterContext, count: int, first: str, 
     calls = list(importer_ctx.llm.calls)
     assert len(calls) == count, f"the model should be asked {count} time(s), was asked {len(calls)}"
     for call in calls:
-        sent = call.system_prompt + json.dumps(list(call.messages), ensure_ascii=False)
+        texts = [call.system_prompt]
+        for message in call.messages:
+            content = message.get("content")
+            assert message.get("role") in ("user", "assistant") and isinstance(content, list), (
+                f"the request should send messages of the model port (role, content parts), got {message!r}"
+            )
+            for part in content:
+                assert isinstance(part, dict) and part.get("type") == "text", (
+                    f"a text part expected: {part!r}"
+                )
+                assert isinstance(part.get("text"), str), f"a text part carries its text: {part!r}"
+                texts.append(part["text"])
+        assert call.messages and call.messages[-1].get("role") == "user", (
+            "the request should end with the user"
+        )
         for expected in (first, second):
-            assert expected in sent, f"the request should contain {expected!r}"
+            assert any(expected in text for text in texts), f"the request should contain {expected!r}"
     assert importer_ctx.llm.pending == 0, "every scripted answer should have been used"
 
 

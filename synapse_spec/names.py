@@ -39,6 +39,7 @@ API_NAMES: dict[str, str] = {
     "offloadDir": "offload_dir",
     "sanitizeToolProtocolHistory": "sanitize_tool_protocol_history",
     # session layer
+    "sessionsDir": "sessions_dir",
     "rewriteHistory": "rewrite_history",
     "loadHistory": "load_history",
     "resetUsage": "reset_usage",

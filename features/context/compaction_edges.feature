@@ -74,3 +74,32 @@ Feature: 压缩的保留数、分割点与空总结的边界
       | assistant | 调用 read | c1   |
     When 执行 compact
     Then 压缩应被跳过：历史原样返回、`success=true` 且未调用总结模型
+
+  @CTX-057
+  Scenario Outline: 总结请求的 maxTokens 为 ceil(targetTokens × 1.2)，至少为 1 — targetTokens=<目标>
+    Given ContextCompactor 的 `targetTokens=<目标>`
+    And 模型的总结回复为 "## Current Status\n摘要"
+    And 历史消息为 8 条普通对话消息
+    When 执行 compact
+    Then 总结请求的 `maxTokens` 应为 `<最大>`，系统提示写明目标 `<目标>`
+    And `preservedCount` 应为 `5`
+
+    Examples:
+      | 目标 | 最大 |
+      | 0    | 1    |
+      | -5   | 1    |
+      | 1    | 2    |
+      | 4    | 5    |
+      | 5    | 6    |
+
+  @CTX-063
+  Scenario: 不传 token 计数器时按原实现的 cl100k_base 计数，中文与 emoji 不按每 4 个字符 1 token 估算
+    Given ContextCompactor 不传 token 计数器（使用实现的默认计数器）
+    And 模型的总结回复为 "## Current Status\n不应使用"
+    And 历史消息为:
+      | role      | text                         |
+      | user      | 修复登录页面的会话过期问题 🚀 |
+      | assistant | 好的，我先看看 auth.ts        |
+    When 执行 compact
+    Then 压缩应被跳过：历史原样返回、`success=true` 且未调用总结模型
+    And `previousTokens` 与 `currentTokens` 都应为 `52`

@@ -1,7 +1,8 @@
 @context @beyond-seed
 Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
   The seeds name the thresholds but not their values. These scenarios pin the original's defaults
-  (`compactTriggerThreshold` 15000, `compactCooldownSteps` 5) and its environment variables, read when
+  (`compactTriggerThreshold` 15000, `compactCooldownSteps` 5, a compaction target of 8000 tokens and 5
+  kept messages) and its environment variables, read when
   the orchestrator is created (an invalid or non-positive value falls back to the default), and run the
   orchestrator once with its real ContextManager and ContextCompactor. They also pin the original's file
   naming of offloaded results (`.json` when the output parses as JSON, else `.txt`). The summary request
@@ -24,7 +25,7 @@ Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
 
   @CTX-024
   Scenario Outline: 编排器用真实组件按环境变量卸载并压缩 — SYNAPSE_COMPACT_MODEL=<压缩模型>
-    Given 与 context 相关的 SYNAPSE_* 环境变量为 `SYNAPSE_OFFLOAD_THRESHOLD=3000 SYNAPSE_OFFLOAD_MIN_CHARS=100 SYNAPSE_COMPACT_PRESERVE_COUNT=3 SYNAPSE_COMPACT_TARGET_TOKENS=<目标> SYNAPSE_COMPACT_RETRY_COUNT=2 SYNAPSE_COMPACT_MODEL=<压缩模型>`
+    Given 与 context 相关的 SYNAPSE_* 环境变量为 `SYNAPSE_OFFLOAD_THRESHOLD=3000 SYNAPSE_OFFLOAD_MIN_CHARS=100 SYNAPSE_COMPACT_PRESERVE_COUNT=<保留> SYNAPSE_COMPACT_TARGET_TOKENS=<目标> SYNAPSE_COMPACT_RETRY_COUNT=2 SYNAPSE_COMPACT_MODEL=<压缩模型>`
     And 一个会话 offload 目录与脚本化模型 "main-model"，其总结第一次失败、第二次回复 "## Current Status\n日志已分析"
     And 一个每字符计 1 token 的计数器与一个空的会话 offload 目录
     And 历史消息为:
@@ -42,14 +43,15 @@ Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
     When 用真实组件创建 `ContextOrchestrator` 并执行 `offloadIfNeeded(history, offloadDir)`
     Then 前半区超过 `100` 个字符的 tool 输出应被卸载
     And 应以模型 `<期望模型>` 生成总结，`maxTokens=<最大>`，共尝试 `2` 次，且总结看到的是恢复后的工具输出
-    And 编排结果应为总结消息加最后 `3` 条原消息
+    And 编排结果应为总结消息加最后 `<保留数>` 条原消息
     And 卸载的文件应在压缩后被删除并列入 `deletedFiles`
 
     Examples:
-      | 压缩模型          | 期望模型          | 目标   | 最大   |
-      | compact-model | compact-model | 1000 | 1200 |
-      | main-model    | main-model    | 1000 | 1200 |
-      | compact-model | compact-model | 1001 | 1202 |
+      | 压缩模型          | 期望模型          | 保留 | 保留数 | 目标   | 最大   |
+      | compact-model | compact-model | 3  | 3   | 1000 | 1200 |
+      | main-model    | main-model    | 3  | 3   | 1000 | 1200 |
+      | compact-model | compact-model | 3  | 3   | 1001 | 1202 |
+      | compact-model | compact-model | 0  | 5   | 0    | 9600 |
 
   @CTX-025
   Scenario: JSON 格式的工具输出卸载为 .json 文件，其余为 .txt 文件
@@ -63,3 +65,4 @@ Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
     And 当前 token 超过 offload 阈值
     When 调用 `offloadIfNeeded(messages)`
     Then 第 `1` 条消息应卸载为 `.json` 文件，第 `2` 条应卸载为 `.txt` 文件
+    And 每个卸载文件都应只有所有者可读写（权限 `0600`）

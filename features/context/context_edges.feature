@@ -50,6 +50,7 @@ Feature: Context 压缩器默认参数、卸载环境变量与阈值边界
       | 非法值回退默认 | SYNAPSE_OFFLOAD_SCAN_RATIO=1.5 SYNAPSE_COMPACT_RETRY_COUNT=0    | 3   | 3  |
       | 零与非数字回退默认 | SYNAPSE_OFFLOAD_SCAN_RATIO=0 SYNAPSE_COMPACT_RETRY_COUNT=abc    | 3   | 3  |
       | 小数取整数前缀 | SYNAPSE_OFFLOAD_SCAN_RATIO=0.7 SYNAPSE_COMPACT_RETRY_COUNT=2.9  | 3,7 | 2  |
+      | 文字比例与负数回退默认 | SYNAPSE_OFFLOAD_SCAN_RATIO=abc SYNAPSE_COMPACT_RETRY_COUNT=-1 | 3   | 3  |
 
   @CTX-028
   Scenario: 没有可卸载的消息且 token 恰好等于阈值时 stillExceedsThreshold 为 true

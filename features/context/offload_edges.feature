@@ -2,7 +2,9 @@
 Feature: 多片段 tool 消息的卸载与恢复
   Pins how tool messages whose content has several parts are handled: the offloaded file holds the text
   parts joined with a newline (other parts are ignored), and a reference is found in the first text part
-  even after a non-text part, with or without a space after `Tool result is at:`.
+  even after a non-text part, with or without a space after `Tool result is at:`. A tool message whose
+  file cannot be written whole (a full disk) stays as it was, no partial file is left behind, and saving
+  leaves no file descriptor open.
 
   @CTX-034
   Scenario: 多个文本片段的 tool 消息卸载后文件内容为各片段以换行连接
@@ -71,3 +73,27 @@ Feature: 多片段 tool 消息的卸载与恢复
     When 调用 `offloadIfNeeded(messages)`
     Then `offloadedCount` 应为 `1`
     And 第 `1` 条消息的卸载文件应为其内容的紧凑 JSON 且保留非 ASCII 字符
+
+  @CTX-061
+  Scenario: 写入卸载文件时超过文件大小上限（如磁盘写满），该消息保持原文且卸载目录中不留下残缺文件
+    Given 一个每字符计 1 token 的计数器与一个空的会话 offload 目录
+    And ContextManager 参数为 `scanRatio=1` 与 `minChars=50`
+    And 历史消息为:
+      | role | text | repeat |
+      | tool | a    | 251    |
+      | tool | b    | 200    |
+      | user | 继续 | 1      |
+    And 当前 token 超过 offload 阈值
+    When 在实现进程只能写入 `250` 字节以内的文件时调用 `offloadIfNeeded(messages)`
+    Then `offloadedCount` 应为 `1`
+    And 第 `1` 条消息应保持原文，第 `2` 条应被卸载且文件内容完整
+    And 卸载目录中应只有第 `2` 条消息的文件
+
+  @CTX-062
+  Scenario: 一次卸载 40 条 tool 消息不泄漏文件描述符
+    Given 一个每字符计 1 token 的计数器与一个空的会话 offload 目录
+    And ContextManager 参数为 `scanRatio=1` 与 `minChars=50`
+    And 历史为 `40` 条各 `100` 个字符的 tool 消息加一条 user 消息
+    And 当前 token 超过 offload 阈值
+    When 在实现进程只能再打开 `16` 个文件时调用 `offloadIfNeeded(messages)`
+    Then `offloadedCount` 应为 `40`

@@ -3,7 +3,9 @@ Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普�
   Restoring offloaded content reads only a small regular file of the offload directory: reached without
   following a link (even one swapped in after the check), with one link, on the directory's device, at
   most SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES bytes (default 1 MiB), opened without blocking; any other
-  reference keeps its text and a warning names it, and a NUL in a path never fails compaction.
+  reference keeps its text and a warning names it, and a NUL or a lone surrogate in a path never fails
+  compaction. A file in a subdirectory of `offloaded/` restores like any other, a skipped reference never
+  stops the restore of the messages after it, and restoring leaves no file descriptor open.
 
   卸载目录里可能出现 agent 没写过的东西，也可能有另一个进程在恢复的同时改动它。恢复只读取这样的文件：
   位于卸载目录内、打开时不经过任何符号链接（检查之后才被换成链接的也不行）、是普通文件、与卸载目录在同一
@@ -28,6 +30,7 @@ Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普�
     When 执行 compact，最多等待 10 秒
     Then 压缩应在时限内成功完成
     And 总结模型看到的第 `3` 条消息应保持引用原文
+    And 总结模型应看到待总结的全部 `5` 条消息，其余各条与历史相同
     And 应记录一条指明该引用路径的 warning
     And 发给模型的请求中不应出现目录外的内容
 
@@ -36,6 +39,7 @@ Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普�
       | 一个命名管道（FIFO）                  | pipe           |
       | 指向 `{outside}/secret.txt` 的硬链接  | hard.txt       |
       | 路径中含 NUL 字符、无法打开的名字     | bad\0name.txt  |
+      | 路径中含孤立代理字元、无法编码的名字 | bad\ud800name.txt |
 
   @CTX-043
   Scenario: 保留区中路径含 NUL 字符的引用不让压缩失败，也不妨碍清理
@@ -73,3 +77,32 @@ Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普�
     When 执行压缩前的引用恢复 5000 次
     Then 任何一次恢复的结果中都不应出现目录外的内容
     And 每一次第 `3` 条消息都应为 "目录内的工具输出" 或保持引用原文
+
+  @CTX-058
+  Scenario: 卸载目录的子目录中的卸载文件照常恢复
+    Given 一段 10 条消息的历史，第 `3` 条 tool 消息引用 `{offloaded}/nested/deeper/result.txt`
+    And 被引用的卸载文件是一个 64 字节的 ASCII 文本文件
+    When 执行 compact，最多等待 10 秒
+    Then 压缩应在时限内成功完成
+    And 总结模型看到的第 `3` 条消息应为该文件的内容
+    And 总结模型应看到待总结的全部 `5` 条消息，其余各条与历史相同
+
+  @CTX-059
+  Scenario Outline: 反复恢复卸载文件不泄漏文件描述符 — <位置>
+    Given 一段 10 条消息的历史，第 `3` 条 tool 消息引用 `<文件>`
+    And 被引用的卸载文件是一个 64 字节的 ASCII 文本文件
+    When 在实现进程只能再打开 `16` 个文件时执行压缩前的引用恢复 `100` 次
+    Then 每一次第 `3` 条消息都应为该文件的内容
+
+    Examples:
+      | 位置           | 文件                                  |
+      | 卸载目录中     | {offloaded}/plain.txt                 |
+      | 两层子目录中   | {offloaded}/nested/deeper/result.txt  |
+
+  @CTX-060
+  Scenario: 含无效 UTF-8 字节的卸载文件按原实现把每个无效字节换成 U+FFFD 后恢复
+    Given 一段 10 条消息的历史，第 `3` 条 tool 消息引用 `{offloaded}/binary.txt`
+    And 被引用的卸载文件是一个含无效 UTF-8 字节的文本文件
+    When 执行 compact，最多等待 10 秒
+    Then 压缩应在时限内成功完成
+    And 总结模型看到的第 `3` 条消息应为该文件的内容

@@ -9,6 +9,7 @@ Feature: 会话文件与定价表的位置
     Given 会话目录及其上级目录都还不存在
     When 创建一个新会话
     Then 会话目录应已建出，其中的 `sessions.json` 只列出该会话
+    And 会话报告的 `sessionsDir` 是该目录，历史文件为其中的 `<id>.jsonl`，会话目录为其中的 `<id>/`
 
   @SES-027
   Scenario Outline: 没有 `SYNAPSE_HOME` 时从 `~/.synapse/pricing.json` 读取定价

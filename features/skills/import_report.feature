@@ -3,7 +3,8 @@ Feature: Skill 导入命令的完整报告与命令行错误
   The seed fixes the meaning of the conflict and similarity hints; the rest of the report follows the
   original's lines: `Imported:` / `Skipped:` lists, a `Conflicts:` and a `Similar Skills:` section, and
   `Import completed. No skills found.` when every list is empty.  A command line the handler cannot use is
-  answered with an error naming the offending part and the usage, and nothing is imported.
+  answered with an error naming the offending part and the usage, and nothing is imported; a command
+  other than `skill:import` is answered with the original's `Unknown skill command: <command>`.
 
   @SKL-006
   Scenario: 导入成功时应逐行列出已导入与跳过的技能
@@ -89,9 +90,9 @@ Feature: Skill 导入命令的完整报告与命令行错误
     And 导入器不应被调用
 
     Examples:
-      | command                    | name         |
-      | skill:list                 | skill:list   |
-      | skill:export /tmp/incoming | skill:export |
+      | command                    | name                                              |
+      | skill:list                 | skill:list                                        |
+      | skill:export /tmp/incoming | Unknown skill command: skill:export /tmp/incoming |
 
   @SKL-011
   Scenario Outline: 无法识别的参数应报错、给出用法说明且不导入

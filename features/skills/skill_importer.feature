@@ -140,3 +140,114 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     And 已安装技能 "git-commit" 的描述仍应为 "Write conventional commits"
     And 技能 "commit-helper" 不应被安装
     And `synapse.*` 日志应有 1 条警告
+
+  @SKL-021 @live-settings
+  Scenario Outline: `--merge` 只保留 `SYNAPSE_SKILL_MAX_VERSIONS` 个最新的旧版本 — <setting>
+    Given 环境变量 `SYNAPSE_SKILL_MAX_VERSIONS` 为 `<setting>`
+    And 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并结果依次为描述如下的 SKILL.md
+      | description |
+      | 第一次合并  |
+      | 第二次合并  |
+      | 第三次合并  |
+    When 用技能导入器执行 3 次 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then 已安装技能 "git-commit" 的描述应为 "第三次合并"
+    And 技能 "git-commit" 的旧版本从新到旧的描述应为 "<versions>"
+
+    Examples:
+      | setting  | versions                                     |
+      | 1        | 第二次合并                                   |
+      | 2        | 第二次合并、第一次合并                       |
+      | 1.5      | 第二次合并                                   |
+      | 2 个     | 第二次合并、第一次合并                       |
+      | 0        | 第二次合并、第一次合并、Write conventional commits |
+      | -1       | 第二次合并、第一次合并、Write conventional commits |
+      | abc      | 第二次合并、第一次合并、Write conventional commits |
+      | (未设置) | 第二次合并、第一次合并、Write conventional commits |
+
+  @SKL-022
+  Scenario: 无法复制的技能（含命名管道）列入 Skipped 且不留下半成品，其余技能照常导入
+    Given 导入源目录中的技能
+      | name     | description     |
+      | lint-fix | Fix lint errors |
+      | test-gen | Generate tests  |
+    And 导入源技能 "lint-fix" 中有一个命名管道 "events.fifo"
+    And 模型对相似度的回答依次为
+      | answer          |
+      | {"similar": []} |
+      | {"similar": []} |
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应包含 "Imported: test-gen" 与 "Skipped: lint-fix"
+    And 已安装技能 "test-gen" 的 SKILL.md 应与导入源中的相同
+    And 技能目录中的条目应恰好为 "git-commit、test-gen"
+
+  @SKL-023
+  Scenario: 未设置 `SYNAPSE_SKILL_MAX_VERSIONS` 时默认保留 20 个旧版本，合并后删除最早的一个
+    Given 环境变量 `SYNAPSE_SKILL_MAX_VERSIONS` 为 `(未设置)`
+    And 技能 "git-commit" 已有 20 个旧版本 `2026-01-01-001` 至 `2026-01-01-020`
+    And 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并结果依次为描述如下的 SKILL.md
+      | description |
+      | 第一次合并  |
+    When 用技能导入器执行 1 次 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then 技能 "git-commit" 应保留 20 个旧版本，最新的描述为 "Write conventional commits"，最早的 `2026-01-01-001` 已被删除
+
+  @SKL-024
+  Scenario Outline: `--merge` 无法完成时该技能列入 Skipped，目标技能不变且不安装 — <情形>
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并请求<模型>
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:<目标>`
+    Then `skill:import` 的 stdout 应为 "Skipped: commit-helper"
+    And 已安装技能 "git-commit" 的描述仍应为 "Write conventional commits"
+    And 技能 "commit-helper" 不应被安装
+    And 技能目录中的条目应恰好为 "git-commit"
+    And `synapse.*` 日志应有 1 条警告
+    And 模型应被询问 `<询问>` 次
+
+    Examples:
+      | 情形             | 目标       | 模型                 | 询问 |
+      | 目标技能未安装   | pr-summary | 会回复一份合并结果   | 0    |
+      | 模型调用失败     | git-commit | 抛出错误             | 1    |
+      | 模型回复为空白   | git-commit | 回复空白文本         | 1    |
+
+  @SKL-025
+  Scenario Outline: 导入源的布局 — <布局>
+    Given 导入源是<布局>，其中的技能为 "lint-fix"
+    And 模型对相似度的回答为
+      """
+      {"similar": []}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
+    And 技能目录中的条目应恰好为 "git-commit、lint-fix"
+
+    Examples:
+      | 布局                                   |
+      | 一个技能目录本身（含 SKILL.md）        |
+      | 只含 `skills/` 子目录的目录            |
+      | 含 `skills/` 子目录与隐藏目录的目录    |
+
+  @SKL-026
+  Scenario Outline: 模型指出的相似技能不可用时照常导入 — <情形>
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型对相似度的回答为
+      """
+      <回答>
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper"
+    And 已安装技能 "commit-helper" 的 SKILL.md 应与导入源中的相同
+
+    Examples:
+      | 情形                 | 回答                                                                              |
+      | 指出的技能未安装     | {"similar": [{"name": "pr-summary", "reason": "Both write text"}]}                |
+      | 没有给出理由         | {"similar": [{"name": "git-commit", "reason": ""}]}                               |
+      | 条目不是对象         | {"similar": ["git-commit", {"name": "nothing-installed", "reason": "no"}]}        |

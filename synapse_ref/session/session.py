@@ -556,6 +556,8 @@ class Session:
             entry = next((e for e in sessions if e.get("id") == self._id), None)
             if entry is None:  # evicted or lost with a corrupt index: this object's state is all there is
                 entry = self._entry(now)
+                # Its anchor is where this object's unsynced lines begin; reconciling counts them once.
+                entry["messageCount"] = self._message_count - sum(w.messages for w in self._unsynced)
                 sessions.insert(0, entry)
             if not replaced:
                 count, anchor = reconcile_count(

@@ -31,6 +31,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
 
+from synapse_ref.context.settings import parse_env_positive_int
 from synapse_ref.llm.ports import LLMClient
 
 logger = logging.getLogger("synapse.skills.importer")
@@ -80,11 +81,8 @@ def _description(skill_md: str) -> str:
 
 
 def _max_versions(env: Mapping[str, str]) -> int:
-    try:
-        value = int(env.get("SYNAPSE_SKILL_MAX_VERSIONS", ""))
-    except ValueError:
-        return MAX_VERSIONS_DEFAULT
-    return value if value > 0 else MAX_VERSIONS_DEFAULT
+    """Parsed like the original's ``parseEnvPositiveInt`` (``'1.5'`` is 1); not positive: the default."""
+    return parse_env_positive_int(env.get("SYNAPSE_SKILL_MAX_VERSIONS"), MAX_VERSIONS_DEFAULT)
 
 
 class SkillImporter:
