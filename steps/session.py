@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import logging
@@ -2308,3 +2309,33 @@ def ses_then_usage_kept(ses_world: SesWorld) -> None:
     before = ses_world.snapshot["usage_before_clear"]
     usage = ses_world.session.get_usage()
     assert usage == before, f"clear(resetUsage=false) must keep the usage: before {before!r}, after {usage!r}"
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: an evicted session whose files cannot be removed
+# --------------------------------------------------------------------------------------------------------
+
+
+@given("最早那个会话的历史文件无法被任何进程删除")
+def ses_given_oldest_history_undeletable(ses_world: SesWorld, request: pytest.FixtureRequest) -> None:
+    path = ses_world.sessions_dir / f"{ses_world.snapshot['older_ids'][0]}.jsonl"
+    stack = contextlib.ExitStack()
+    request.addfinalizer(stack.close)
+    stack.enter_context(probes.undeletable(path))
+    ses_world.snapshot["undeletable"] = path
+
+
+@then("`Session.find()` 应找到新会话")
+def ses_then_new_session_found(synapse: Implementation, ses_world: SesWorld) -> None:
+    found = synapse.find_session(ses_world.session.id, ses_world.sessions_dir)
+    assert found is not None, f"Session.find({ses_world.session.id!r}) should find the new session"
+
+
+@then("应记录一条指明该历史文件路径的 warning")
+def ses_then_warning_names_undeletable(ses_world: SesWorld, caplog: pytest.LogCaptureFixture) -> None:
+    path = str(ses_world.snapshot["undeletable"])
+    warnings = [r.getMessage() for r in _synapse_warnings(caplog)]
+    assert any(path in message for message in warnings), (
+        f"a file of an evicted session that cannot be deleted must be named in a warning ({path}), "
+        f"got {warnings}"
+    )

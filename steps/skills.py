@@ -416,6 +416,11 @@ def importer_model_answers(importer_ctx: ImporterContext, docstring: str) -> Non
     importer_ctx.llm.reply_text(docstring)
 
 
+@given(parsers.parse('模型的合并调用以错误 "{message}" 失败'))
+def importer_model_fails(importer_ctx: ImporterContext, message: str) -> None:
+    importer_ctx.llm.fail(RuntimeError(message))
+
+
 @given("模型对相似度的回答依次为")
 def importer_model_answers_in_turn(importer_ctx: ImporterContext, datatable: list[list[str]]) -> None:
     for row in _rows(datatable):

@@ -20,6 +20,7 @@ import json
 import logging
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -344,6 +345,9 @@ class ServerProcess:
 
         def child_setup() -> None:
             os.dup2(sync_read, 3)
+            # Its own process group: the command runs under a shell, and stopping a server that hangs must
+            # stop the program the shell started (and whatever that started) too.
+            os.setsid()
 
         proc = subprocess.Popen(
             ["/bin/sh", "-c", self.command],
@@ -364,6 +368,7 @@ class ServerProcess:
             self.sync_stream = os.fdopen(sync_write, "w", encoding="utf-8")
             self.sync_channel = "stdin"
             self.exit_error: ServerCrashed | None = None
+            self.abandoned = ""
         threading.Thread(
             target=self._read_stderr, args=(proc,), daemon=True, name="synapse-server-stderr"
         ).start()
@@ -451,6 +456,8 @@ class ServerProcess:
 
     def _crash_error(self, what: str) -> ServerCrashed:
         time.sleep(0.05)  # let the stderr reader catch the last lines
+        if self.abandoned:
+            what = f"{self.abandoned}, so the kit stopped it ({what})"
         tail = "\n".join(f"    {line}" for line in self.stderr_tail) or "    (nothing)"
         where = f" in scenario {self.scenario}" if self.scenario else ""
         return ServerCrashed(f"the server `{self.command}`{where}: {what}; the end of its stderr:\n{tail}")
@@ -483,8 +490,21 @@ class ServerProcess:
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
+            self._kill()
+
+    def _kill(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except OSError:  # the group is gone already
             self.proc.kill()
-            self.proc.wait()
+        self.proc.wait()
+
+    def _abandon(self, what: str) -> None:
+        """A call that got no answer in time leaves the server busy with it (a loop, a pathological input):
+        stop it, so the rest of the scenario fails at once instead of waiting again for every call, and the
+        next scenario gets a fresh server."""
+        self.abandoned = what
+        self._kill()
 
     # -- requests ----------------------------------------------------------------------------------------
     def configure(self, force: bool = False) -> None:
@@ -525,6 +545,9 @@ class ServerProcess:
                 self.blocked.add(loop)
         try:
             return self.peer.request(method, params, sync=_in_sync_callback(), timeout=DEFAULT_TIMEOUT)
+        except TimeoutError as exc:
+            self._abandon(f"it did not answer {method} within {DEFAULT_TIMEOUT:g} s")
+            raise exc
         finally:
             if loop is not None:
                 with self.loops_lock:
@@ -577,20 +600,26 @@ class ServerProcess:
         if self.exit_error is not None:
             raise self.exit_error
         params = self._params(handle, member, args, kwargs)
-        if _in_sync_callback():
-            result = self.peer.request("call", params, sync=True, timeout=DEFAULT_TIMEOUT)
-        else:
-            loop = asyncio.get_running_loop()
-            with self.loops_lock:
-                self.awaiting[loop] = self.awaiting.get(loop, 0) + 1
-            try:
-                result = await asyncio.wait_for(self.peer.request_async("call", params), DEFAULT_TIMEOUT)
-            finally:
-                with self.loops_lock:
-                    self.awaiting[loop] -= 1
-                    if not self.awaiting[loop]:
-                        del self.awaiting[loop]
+        try:
+            result = await self._call_async(params)
+        except (TimeoutError, asyncio.TimeoutError) as exc:  # two classes before Python 3.11
+            self._abandon(f"it did not answer call within {DEFAULT_TIMEOUT:g} s")
+            raise exc
         return self.codec.decode(result, member.result if member is not None else ANY)
+
+    async def _call_async(self, params: dict[str, Any]) -> Any:
+        if _in_sync_callback():
+            return self.peer.request("call", params, sync=True, timeout=DEFAULT_TIMEOUT)
+        loop = asyncio.get_running_loop()
+        with self.loops_lock:
+            self.awaiting[loop] = self.awaiting.get(loop, 0) + 1
+        try:
+            return await asyncio.wait_for(self.peer.request_async("call", params), DEFAULT_TIMEOUT)
+        finally:
+            with self.loops_lock:
+                self.awaiting[loop] -= 1
+                if not self.awaiting[loop]:
+                    del self.awaiting[loop]
 
     def get(self, handle: int, member: Member) -> Any:
         self.configure()

@@ -8,6 +8,7 @@ reports: one row per implementation, one column per area.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
@@ -145,12 +146,22 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape_surrogates(text: str) -> str:
+    """A failure message may quote half of a UTF-16 pair (an implementation that cuts text in UTF-16 units),
+    which UTF-8 cannot hold: it is written as its JSON escape, which reads back as the same character."""
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def write_reports(report: dict[str, Any], directory: Path) -> tuple[Path, Path]:
     directory.mkdir(parents=True, exist_ok=True)
     json_path = directory / "synapse-spec.json"
     md_path = directory / "synapse-spec.md"
-    json_path.write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    md_path.write_text(render_markdown(report), encoding="utf-8")
+    json_text = json.dumps(report, ensure_ascii=False, indent=2) + "\n"
+    json_path.write_text(_escape_surrogates(json_text), encoding="utf-8")
+    md_path.write_text(_escape_surrogates(render_markdown(report)), encoding="utf-8")
     return json_path, md_path
 
 

@@ -134,3 +134,19 @@ class CrashingImplementation(ReferenceImplementation):
 
 def crashes_on_reader() -> CrashingImplementation:
     return CrashingImplementation()
+
+
+class HangingImplementation(ReferenceImplementation):
+    """Never answers when asked for a conversation reader (a call stuck in a loop)."""
+
+    name = "hanging"
+
+    def conversation_reader(self) -> contract.ConversationReader:
+        import time
+
+        time.sleep(3600)
+        raise AssertionError("unreachable")
+
+
+def hangs_on_reader() -> HangingImplementation:
+    return HangingImplementation()

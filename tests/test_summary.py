@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from synapse_spec.report import ScenarioOutcome, build_report, write_reports
 from synapse_spec.summary import main, render, write_between_markers
 
 
@@ -60,3 +61,15 @@ def test_the_command_labels_rows_and_writes_the_file(tmp_path: Path) -> None:
     assert main([f"mine={path}", str(path), "--write", str(target)]) == 0
     text = target.read_text(encoding="utf-8")
     assert "| mine |" in text and "| impl 1 |" in text
+
+
+def test_a_failure_message_quoting_half_a_utf16_pair_is_written_and_reads_back(tmp_path: Path) -> None:
+    """An implementation that cuts text in UTF-16 units shows up in a message with a lone surrogate."""
+    half = "\ud83d"
+    outcome = ScenarioOutcome(
+        id="RDR-028", feature="Reader (a.feature)", title="t", status="failed", message=f"got '{half}' | x"
+    )
+    report = build_report([outcome], implementation={"name": "impl", "version": "1"}, baseline=None)
+    json_path, md_path = write_reports(report, tmp_path / "out")
+    assert json.loads(json_path.read_text(encoding="utf-8"))["scenarios"][0]["message"] == f"got '{half}' | x"
+    assert "got '\\ud83d'" in md_path.read_text(encoding="utf-8")

@@ -15,6 +15,7 @@ import math
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -67,6 +68,41 @@ def test_a_crash_names_the_scenario_and_the_servers_last_words_and_the_next_scen
         assert second.stop_hook_marker == "[StopHook]"
     finally:
         remote.close()
+
+
+def test_a_server_that_does_not_answer_in_time_is_stopped_and_the_next_scenario_gets_a_new_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A server stuck in one call would make every later call of the run wait for its timeout too."""
+    monkeypatch.setattr("synapse_spec.remote.DEFAULT_TIMEOUT", 3.0)
+    remote = RemoteClient(f"{SERVER} --impl tests.broken_servers:hangs_on_reader")
+    try:
+        first = remote.implementation("features/x.py::test_hangs")
+        with pytest.raises(TimeoutError):
+            first.conversation_reader()
+        with pytest.raises(ServerCrashed, match="did not answer call within 3 s, so the kit stopped it"):
+            first.conversation_reader()
+        # the server itself is stopped, not only the shell that started it
+        assert _stopped(first.server.pid), f"the server process {first.server.pid} is still running"
+        second = remote.implementation("features/x.py::test_next")
+        assert second.server.pid != first.server.pid
+        assert second.stop_hook_marker == "[StopHook]"
+    finally:
+        remote.close()
+
+
+def _stopped(pid: int, within: float = 5.0) -> bool:
+    """Gone, or dead and not yet reaped by its new parent."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        if state in ("Z", "X"):
+            return True
+        time.sleep(0.05)
+    return False
 
 
 class WrappedStorage:

@@ -51,6 +51,15 @@ Feature: 会话注册与淘汰的边界
     When 调用 `Session.continue()`
     Then 应恢复最后创建的那个会话，标题为 "会话 1"
 
+  @SES-080
+  Scenario: 被淘汰会话的历史文件无法删除时照常创建新会话，并记录指明该文件的 warning
+    Given `SYNAPSE_MAX_SESSIONS` 为 1
+    And 已依次创建 1 个会话，每个都有历史文件和会话目录
+    And 最早那个会话的历史文件无法被任何进程删除
+    When 创建一个新会话
+    Then `Session.find()` 应找到新会话
+    And 应记录一条指明该历史文件路径的 warning
+
   @SES-070
   Scenario: 条目从 `sessions.json` 中消失的会话再写入时，以自己的 cwd、标题与消息数重新登记在最前
     Given 已依次创建 2 个会话，每个都有历史文件和会话目录

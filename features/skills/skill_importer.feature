@@ -105,6 +105,42 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     And 已安装的技能应只有 "git-commit"
     And 导入器不应询问模型
 
+  @SKL-030
+  Scenario: `--merge` 的目标技能未安装时应跳过该技能且不询问模型
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-comit`
+    Then `skill:import` 的 stdout 应为 "Skipped: commit-helper"
+    And 已安装的技能应只有 "git-commit"
+    And 导入器不应询问模型
+    And `synapse.*` 日志应有 1 条警告
+
+  @SKL-031
+  Scenario: 模型回答的相似技能并未安装时应照常导入
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型对相似度的回答为
+      """
+      {"similar": [{"name": "commit-tools", "reason": "Both write commit messages"}]}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper"
+    And 已安装技能 "commit-helper" 的 SKILL.md 应与导入源中的相同
+
+  @SKL-032
+  Scenario: 合并时模型调用失败应跳过该技能且目标技能保持不变
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并调用以错误 "model unavailable" 失败
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then `skill:import` 的 stdout 应为 "Skipped: commit-helper"
+    And 已安装技能 "git-commit" 的描述仍应为 "Write conventional commits"
+    And 技能 "commit-helper" 不应被安装
+    And `synapse.*` 日志应有 1 条警告
+
   @SKL-021 @live-settings
   Scenario Outline: `--merge` 只保留 `SYNAPSE_SKILL_MAX_VERSIONS` 个最新的旧版本 — <setting>
     Given 环境变量 `SYNAPSE_SKILL_MAX_VERSIONS` 为 `<setting>`

@@ -110,17 +110,42 @@ export class KitLLMClient {
 // Abort signal: the kit's `{aborted}` port as the DOM AbortSignal the original checks
 // --------------------------------------------------------------------------------------------------------
 
-/** The original reads `signal.aborted` (shared/abort.ts `throwIfAborted`); each read asks the kit. */
-export function abortSignal(port) {
+/** How often (ms) the signal asks the kit while the original listens for its `abort` event. */
+export const ABORT_POLL_MS = 50;
+
+/**
+ * The original reads `signal.aborted` (shared/abort.ts `throwIfAborted`), each read asking the kit, and it
+ * also listens for the signal's `abort` event while a tool runs (`core/agent/step.ts` `guardWithAbort`).
+ * The kit's signal is read, not observed, so while a listener is registered the adapter reads it every
+ * ABORT_POLL_MS and dispatches `abort` once it reads true (the same reading the kit expects of a loop
+ * that watches a running tool).
+ */
+export function abortSignal(port, pollMs = ABORT_POLL_MS) {
   if (port === null || port === undefined) return undefined;
-  return {
+  const listeners = new Map();
+  let timer = null;
+  let fired = false;
+  const stop = () => {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+  };
+  const signal = {
     [KIT_SIGNAL]: port,
     get aborted() {
       return port.aborted;
     },
     reason: undefined,
-    addEventListener() {},
-    removeEventListener() {},
+    onabort: null,
+    addEventListener(type, listener, options) {
+      if (type !== "abort" || typeof listener !== "function" || fired) return;
+      listeners.set(listener, Boolean(options && typeof options === "object" && options.once));
+      if (timer === null) timer = setInterval(check, pollMs);
+    },
+    removeEventListener(type, listener) {
+      if (type !== "abort") return;
+      listeners.delete(listener);
+      if (listeners.size === 0) stop();
+    },
     throwIfAborted() {
       if (port.aborted) {
         const error = new Error("Operation aborted");
@@ -129,6 +154,17 @@ export function abortSignal(port) {
       }
     },
   };
+  function check() {
+    if (fired || !port.aborted) return;
+    fired = true;
+    stop();
+    const event = { type: "abort", target: signal };
+    const called = [...listeners.keys()];
+    for (const [listener, once] of listeners) if (once) listeners.delete(listener);
+    if (typeof signal.onabort === "function") signal.onabort(event);
+    for (const listener of called) listener(event);
+  }
+  return signal;
 }
 
 // --------------------------------------------------------------------------------------------------------

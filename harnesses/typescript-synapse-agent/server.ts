@@ -9,6 +9,7 @@
 // is marked `WHITE-BOX:` and listed with its reason in README.md.
 
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { getLogger, handle, kw, serve } from '../wire-js/wire.mjs';
 import {
@@ -241,6 +242,76 @@ class ConversationReaderAdapter extends Lazy {
 }
 
 // --------------------------------------------------------------------------------------------------------
+// Skill import: the original's SkillManager, its SkillMerger asking a SubAgentManager over the kit's model
+// --------------------------------------------------------------------------------------------------------
+
+/** Bash sessions the original's tools started and the indexers' homes; each scenario's go at reset. */
+const bashTools: Any[] = [];
+/** The original's own toolsets (bash_toolset): a runner gets them as they are, cancel included. */
+const ownToolsets: WeakSet<object> = new WeakSet();
+const importerHomes: string[] = [];
+
+/**
+ * A home directory for the original's SkillIndexer whose `.synapse/skills` is the kit's skills directory.
+ * WHITE-BOX: the indexer takes a home directory and reads `<home>/.synapse/skills`, while SkillManager takes
+ * the skills directory itself; the original always gives both the same directory (`cli/repl-init.ts`).
+ */
+function indexerHome(skillsDir: string): string {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'synapse-skill-home-'));
+  importerHomes.push(home);
+  fs.mkdirSync(path.join(home, '.synapse'));
+  fs.symlinkSync(path.resolve(skillsDir), path.join(home, '.synapse', 'skills'));
+  return home;
+}
+
+/**
+ * The original's SkillManager on the kit's skills directory.  Its merger asks a SubAgentManager built as the
+ * original's own skill-enhancement hook builds one (`core/hooks/skill-enhance-hook.ts`): the model client
+ * (here the kit's), a BashTool with the sandbox off, the sub-agent toolset factory, `generate` and the
+ * preloaded AgentRunner factory.  Similarity runs the `skill` sub-agent's `search` action (no tools, one
+ * iteration), a merge its `enhance` action (Bash), as in the original.
+ */
+class SkillImporterAdapter extends Lazy {
+  async manager(): Promise<Any> {
+    return this.inner;
+  }
+  async import_skills(source: string, kwargs: Kwargs = {}): Promise<Any> {
+    const options: Kwargs = {};
+    if (kwargs.continue_skills != null) options.continueSkills = [...kwargs.continue_skills];
+    if (kwargs.merge_into != null) {
+      options.mergeInto = [...kwargs.merge_into].map(([source, target]: Any[]) => ({ source, target }));
+    }
+    return (await this.manager()).import(source, options);
+  }
+}
+
+function skillImporter(skillsDir: string, llm: Any): SkillImporterAdapter {
+  return new SkillImporterAdapter(async () => {
+    const { SkillManager } = up('skills/manager/skill-manager.ts');
+    const { SkillIndexer } = up('skills/loader/indexer.ts');
+    const { SkillMerger } = up('skills/manager/skill-merger.ts');
+    const { SubAgentManager } = up('core/sub-agents/sub-agent-manager.ts');
+    const { BashTool } = up('tools/bash-tool.ts');
+    const { createSubAgentToolsetFactory } = up('tools/sub-agent-toolset-factory.ts');
+    const { generate } = up('providers/generate.ts');
+    const { createPreloadedAgentRunnerFactory } = up('core/hooks/agent-runner-factory.ts');
+    const { loadSandboxConfig } = up('shared/sandbox/sandbox-config.ts');
+    const client = new KitLLMClient(llm, kw);
+    const bashTool = new BashTool({ sandboxConfig: { ...loadSandboxConfig(), enabled: false } });
+    bashTools.push(bashTool);
+    const subAgentManager = new SubAgentManager({
+      client,
+      bashTool,
+      toolsetFactory: createSubAgentToolsetFactory(),
+      generateFn: generate,
+      agentRunnerFactory: await createPreloadedAgentRunnerFactory({ client, generateFn: generate }),
+    });
+    const indexer = new SkillIndexer(indexerHome(skillsDir));
+    return new SkillManager(skillsDir, indexer, new SkillMerger(subAgentManager));
+  });
+}
+
+// --------------------------------------------------------------------------------------------------------
 // Context layer
 // --------------------------------------------------------------------------------------------------------
 
@@ -371,6 +442,9 @@ class SessionAdapter {
   clear(kwargs?: Kwargs): Promise<void> {
     if (kwargs && 'reset_usage' in kwargs) return this.inner.clear({ resetUsage: kwargs.reset_usage });
     return this.inner.clear();
+  }
+  delete(): Promise<void> {
+    return this.inner.delete();
   }
   get_usage(): Any {
     return this.inner.getUsage();
@@ -567,8 +641,32 @@ const factories = {
     const { SkillCommandHandler } = up('tools/commands/skill-mgmt.ts');
     // As the original's bash router builds it: the manager is made on first write (`skillManagerFactory`);
     // read-only subcommands use the handler's own metadata service.
-    const importer = skillImportManager(manager, kw);
+    // Our own importer (skill_importer) is the original's SkillManager; it is built on first use, so the
+    // handler gets it through a forwarder of the one method the handler calls on it.
+    const importer = manager instanceof SkillImporterAdapter
+      ? { import: async (source: string, options: Any) => (await manager.manager()).import(source, options) }
+      : skillImportManager(manager, kw);
     return typed('SkillCommandHandler', new SkillCommandHandler({ skillManagerFactory: () => importer }));
+  },
+
+  async bash_toolset(cwd: string): Promise<Any> {
+    const { BashTool } = up('tools/bash-tool.ts');
+    const { CallableToolset } = up('tools/toolset.ts');
+    const { loadSandboxConfig } = up('shared/sandbox/sandbox-config.ts');
+    // The sandbox is off, as the original builds the sub-agents' BashTool (`core/hooks/skill-enhance-hook.ts`).
+    const tool = new BashTool({ sandboxConfig: { ...loadSandboxConfig(), enabled: false } });
+    bashTools.push(tool);
+    // The original's tool takes no working directory: its one persistent bash starts where the process
+    // started (bun's spawn does not follow a later `process.chdir`). A `cd` through the tool itself moves
+    // that shell, as a user of the original would.
+    await tool.call({ command: `cd '${cwd.replace(/'/g, "'\\''")}'` });
+    const toolset = new CallableToolset([tool]);
+    ownToolsets.add(toolset);
+    return typed('Toolset', toolset);
+  },
+
+  skill_importer(skillsDir: string, llm: Any): Any {
+    return typed('SkillImportManager', skillImporter(skillsDir, llm));
   },
 
   offload_storage(sessionDir: string): Any {
@@ -636,6 +734,16 @@ const factories = {
       : typed('Session', new SessionAdapter(inner, sessionsDir, kwargs.pricing, up('shared/config/pricing.ts')));
   },
 
+  // The original deletes a session through its object only (`Session.delete()`); its callers reach a
+  // session by id with `Session.find`, and so does this recipe. An id the index does not list is not found.
+  async delete_session(sessionsDir: string, sessionId: string): Promise<boolean> {
+    const { Session } = up('core/session/session.ts');
+    const inner = await Session.find(sessionId, { sessionsDir });
+    if (inner === null) return false;
+    await inner.delete();
+    return true;
+  },
+
   list_sessions(sessionsDir: string): Promise<Any[]> {
     const { Session } = up('core/session/session.ts');
     return Session.list({ sessionsDir });
@@ -686,7 +794,7 @@ const factories = {
         const options: Kwargs = {
           client: new KitLLMClient(llm, kw),
           systemPrompt: buildSystemPrompt({ cwd: kwargs.cwd ?? process.cwd() }),
-          toolset: toolsetAdapter(tools),
+          toolset: ownToolsets.has(tools) ? tools : toolsetAdapter(tools),
         };
         if (session !== null) options.session = session.inner;
         if (kwargs.max_iterations != null) options.maxIterations = kwargs.max_iterations;
@@ -736,8 +844,8 @@ const factories = {
 const conn = serve({
   name: 'synapse-agent',
   version: originalCommit(),
-  // Not offered: skill-import (see README), workflow (the original has no staged workflow).
-  capabilities: ['reader', 'skills', 'context', 'session', 'usage', 'stop-hooks', 'sanitizer', 'runner', 'repl'],
+  // Not offered: workflow (the original has no staged workflow).
+  capabilities: ['reader', 'skills', 'skill-import', 'context', 'session', 'session-delete', 'usage', 'stop-hooks', 'sanitizer', 'runner', 'bash-tool', 'repl'],
   settings: 'build',
   factories,
   properties: { stop_hook_marker: up('core/hooks/hook-registry.ts').STOP_HOOK_MARKER },
@@ -745,6 +853,9 @@ const conn = serve({
     // The original writes its log file below ~/.synapse/logs unless told not to; the kit reads the records
     // as `log` notifications instead, so a scenario's directories hold only what the original writes there.
     if (env.SYNAPSE_LOG_TO_FILE === undefined) process.env.SYNAPSE_LOG_TO_FILE = 'false';
+    // bun reads the home directory once, at start-up (`os.homedir()` does not follow a later `$HOME`), and
+    // the original computes paths from it at import: another HOME needs a process started with it.
+    if (env.HOME !== undefined && env.HOME !== os.homedir()) return { restart: true };
     const key = JSON.stringify(Object.entries(env).sort());
     if (key !== lastEnv) {
       lastEnv = key;
@@ -754,6 +865,8 @@ const conn = serve({
   },
   onReset() {
     up('shared/token-counter.ts').setTokenCounterForTesting({ countTokensImpl: null });
+    for (const tool of bashTools.splice(0)) tool.cleanup();
+    for (const home of importerHomes.splice(0)) fs.rmSync(home, { recursive: true, force: true });
     return null;
   },
 });

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-import uuid
+import re
 from pathlib import Path
 from typing import Protocol
 
@@ -32,11 +32,17 @@ class OffloadStorage:
     """Writes, lists and removes offload files of one session directory."""
 
     def __init__(self, session_dir: str | os.PathLike[str]) -> None:
-        self.session_dir = Path(session_dir)
+        self._session_dir = Path(session_dir)
+        self._offloaded_dir = self._session_dir / "offloaded"
+        self._prefix = os.path.join(self._offloaded_dir, "")  # a save only appends the file name
+
+    @property
+    def session_dir(self) -> Path:
+        return self._session_dir
 
     @property
     def offloaded_dir(self) -> Path:
-        return self.session_dir / "offloaded"
+        return self._offloaded_dir
 
     def save(self, content: str, ext: str | None = None) -> str:
         """Write ``content`` to a new file and return its full path.
@@ -46,23 +52,24 @@ class OffloadStorage:
         the path is returned only once the content is completely written: a reference to the file
         exists only after that, so a crash can leave at most an unreferenced partial file, which the
         cleanup of unreferenced files removes.  No fsync per file (an offload writes thousands of them
-        per step; the original does not either): the history that references them is what is synced.
+        per step; the original does not either): before the session writes a history that points at
+        them, it makes them durable with one sync (see the durability policy in ``session``).
         A failed write removes its partial file.  Files are readable by their owner only, as tool
         output may hold anything the tools saw.
         """
         del ext  # part of the storage port; the extension always follows the content, as documented
-        target = os.path.join(self.offloaded_dir, f"{uuid.uuid4()}.{_detect_extension(content)}")
+        target = f"{self._prefix}{_uuid4()}.{_detect_extension(content)}"
         data = content.encode("utf-8")  # before any file exists: unencodable text leaves nothing behind
         try:
             try:
                 fd = os.open(target, _CREATE, 0o600)
             except FileNotFoundError:
-                self.offloaded_dir.mkdir(parents=True, exist_ok=True)
+                self._offloaded_dir.mkdir(parents=True, exist_ok=True)
                 fd = os.open(target, _CREATE, 0o600)
             try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view) :]
+                written = os.write(fd, data)
+                while written < len(data):  # a short write: rare on a regular file
+                    written += os.write(fd, memoryview(data)[written:])
             except BaseException:
                 os.close(fd)
                 os.unlink(target)
@@ -89,15 +96,36 @@ class OffloadStorage:
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 
+def _uuid4() -> str:
+    """``str(uuid.uuid4())`` without building a ``UUID`` object (a third of a save's own time)."""
+    digits = os.urandom(16).hex()
+    return f"{digits[:8]}-{digits[8:12]}-4{digits[13:16]}-{_VARIANT[digits[16]]}{digits[17:20]}-{digits[20:]}"
+
+
+_VARIANT = {digit: "89ab"[int(digit, 16) & 3] for digit in "0123456789abcdef"}
+"""RFC 4122 variant: the two top bits of the 17th digit are ``10``."""
+
+_JSON_START = frozenset('{["-0123456789tfnNI')
+"""What a text ``json.loads`` accepts starts with (after JSON whitespace), NaN and Infinity included."""
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+
+
 def _detect_extension(content: str) -> str:
     """``json`` when ``json.loads`` accepts the content.  orjson decides the common cases quickly; only
     what it refuses (NaN, integers beyond 64 bits, lone surrogates, and all plain text) is asked of
-    ``json``, which fails fast on text."""
+    ``json``, and in the steps ``json.loads`` takes, so that a text that does not start like JSON or
+    only starts with a JSON value (numbered lines) is told apart without building an exception."""
     try:
         orjson.loads(content)
     except orjson.JSONDecodeError:
+        start = _WHITESPACE.match(content).end()  # type: ignore[union-attr]  # it matches "" at least
+        if content[start : start + 1] not in _JSON_START:
+            return "txt"
         try:
-            json.loads(content)
-        except ValueError:
+            end = _DECODER.raw_decode(content, start)[1]
+        except (ValueError, RecursionError):  # RecursionError: nested too deeply for json
+            return "txt"
+        if _WHITESPACE.match(content, end).end() != len(content):  # type: ignore[union-attr]
             return "txt"
     return "json"

@@ -130,5 +130,16 @@ class MessageTokenCache:
         return count
 
     def count_messages(self, messages: Iterable[Mapping[str, Any]]) -> int:
-        count = self.count_message
-        return sum(map(count, messages))
+        # count_message and message_json inlined: on long histories the calls cost a fifth of the count.
+        counts, count_tokens, dumps = self._counts, self.counter.count_tokens, orjson.dumps
+        total = 0
+        for message in messages:
+            try:
+                text = dumps(message).decode("utf-8")
+            except TypeError:
+                text = _ENCODER.encode(message)
+            count = counts.get(text)
+            if count is None:
+                count = counts[text] = count_tokens(text)
+            total += count
+        return total

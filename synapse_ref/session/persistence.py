@@ -9,6 +9,7 @@ plain JSON either way, so other tools keep reading the files.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import json
 import logging
@@ -47,8 +48,40 @@ def dumps(value: Any, *, indent: bool = False, newline: bool = False) -> bytes:
         return text.encode("utf-8", errors="backslashreplace") + (b"\n" if newline else b"")
 
 
-def to_jsonl(messages: Iterable[Any]) -> bytes:
-    return b"".join([dumps(message, newline=True) for message in messages])
+_SEPARATOR_VALUE = "\x00\x1e"
+_SEPARATOR = b',"\\u0000\\u001e",'
+"""How orjson writes ``_SEPARATOR_VALUE`` between two elements of an array."""
+Bytes = bytes | memoryview
+
+
+def to_jsonl(messages: Iterable[Any]) -> Bytes:
+    """One line per message, each as :func:`dumps` writes it.
+
+    orjson's fixed cost per call is most of the time for short messages, so the messages go through
+    one call, as an array with a separator string after each message, and each separator is then
+    replaced by a newline; a view drops the array's brackets without copying (every fresh buffer of a
+    large batch costs its page faults).  The separator cannot be confused with message text: a message
+    holding that string makes the count of separators wrong, and that batch (like one orjson refuses)
+    is encoded message by message instead.
+    """
+    items = list(messages)
+    if len(items) < 2:
+        return dumps(items[0], newline=True) if items else b""
+    interleaved: list[Any] = [_SEPARATOR_VALUE] * (2 * len(items) + 1)
+    interleaved[: 2 * len(items) : 2] = items
+    interleaved[-1] = 0  # [m1,"sep",m2,"sep",0] -> [m1\nm2\n0]
+    for option in (0, _DUMPS_OPTIONS):  # OPT_NON_STR_KEYS halves orjson's speed: only when needed
+        try:
+            text = orjson.dumps(interleaved, option=option)
+        except orjson.JSONEncodeError:
+            continue
+        lines = text.replace(_SEPARATOR, b"\n")
+        # Each replacement shortens the text by the same length: this says that there were exactly
+        # as many separators as messages, without a pass to count them.
+        if len(lines) == len(text) - len(items) * (len(_SEPARATOR) - 1):
+            return memoryview(lines)[1:-2]
+        break
+    return b"".join([dumps(message, newline=True) for message in items])
 
 
 def loads(data: bytes | str) -> Any:
@@ -107,30 +140,38 @@ def _parse_line(line: bytes) -> Any:
         return _BAD
 
 
+READ_CHUNK = 1 << 16
+"""Bytes read at a time when loading a history: the file is never held whole next to its messages."""
+
+
+def _parse_lines(lines: list[bytes], first: int, source: Path | str, warn: bool) -> list[dict[str, Any]]:
+    """The messages of ``lines``, the first of which is line number ``first`` of ``source``.  Parsing
+    allocates millions of objects and frees none: callers pause the cyclic GC around it."""
+    try:
+        values: list[Any] = list(map(orjson.loads, filter(None, lines)))
+    except orjson.JSONDecodeError:
+        pass
+    else:
+        if all(map(is_message, values)):  # one pass: each dict is touched once
+            return values
+    return _parse_each(lines, first, source, warn)
+
+
 def parse_jsonl(data: bytes, source: Path | str, *, warn: bool = True) -> list[dict[str, Any]]:
     """The messages of JSONL ``data``: a line that is not JSON, or JSON but no message, is skipped with a
     warning so that one bad write does not make the whole conversation unreadable."""
-    lines = data.split(b"\n")
-    # Parsing allocates millions of objects and frees none: cyclic GC passes would only cost time.
     enabled = gc.isenabled()
-    gc.disable()
+    gc.disable()  # see read_jsonl
     try:
-        try:
-            values: list[Any] = list(map(orjson.loads, filter(None, lines)))
-        except orjson.JSONDecodeError:
-            pass
-        else:
-            if all(map(is_message, values)):  # one pass: each dict is touched once
-                return values
-        return _parse_each(lines, source, warn)
+        return _parse_lines(data.split(b"\n"), 1, source, warn)
     finally:
         if enabled:
             gc.enable()
 
 
-def _parse_each(lines: list[bytes], source: Path | str, warn: bool) -> list[dict[str, Any]]:
+def _parse_each(lines: list[bytes], first: int, source: Path | str, warn: bool) -> list[dict[str, Any]]:
     messages: list[dict[str, Any]] = []
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(lines, start=first):
         if not line.strip():
             continue
         value = _parse_line(line)
@@ -143,12 +184,40 @@ def _parse_each(lines: list[bytes], source: Path | str, warn: bool) -> list[dict
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    """Every message of the file (a missing file has none); see :func:`parse_jsonl`."""
+    """Every message of the file (a missing file has none); see :func:`parse_jsonl`.
+
+    The file is read ``READ_CHUNK`` bytes at a time and each chunk's complete lines are parsed before
+    the next is read, so the peak memory is the messages plus one chunk, not the messages plus the
+    file and its lines.
+    """
     try:
-        data = path.read_bytes()
+        handle = open(path, "rb", buffering=0)  # noqa: SIM115 - closed by the with below
     except FileNotFoundError:
         return []
-    return parse_jsonl(data, path)
+    messages: list[dict[str, Any]] = []
+    pending: list[bytes] = []  # the start of a line that continues in the next chunk
+    number = 1
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        with handle:
+            while chunk := handle.read(READ_CHUNK):
+                lines = chunk.split(b"\n")
+                del chunk
+                if len(lines) == 1:
+                    pending.append(lines[0])
+                    continue
+                if pending:
+                    lines[0] = b"".join([*pending, lines[0]])
+                pending = [lines.pop()]
+                messages += _parse_lines(lines, number, path, True)
+                number += len(lines)
+        if pending:
+            messages += _parse_lines([b"".join(pending)], number, path, True)
+    finally:
+        if enabled:  # last: a collection is due at the next allocation of a tracked object
+            gc.enable()
+    return messages
 
 
 def count_messages(path: Path, start: int, end: int | None = None) -> tuple[int, int]:
@@ -186,7 +255,7 @@ def file_id(stat: os.stat_result) -> tuple[int, int]:
     return (stat.st_dev, stat.st_ino)
 
 
-def append_lines(path: Path, data: bytes) -> Appended:
+def append_lines(path: Path, data: Bytes) -> Appended:
     """Append complete JSONL lines with one ``write`` and return where they went.
 
     A last line left without its newline (a writer killed mid-line) first gets one, so the new lines
@@ -223,7 +292,7 @@ def append_lines(path: Path, data: bytes) -> Appended:
             os.close(fd)
 
 
-def _write_all(fd: int, data: bytes) -> None:
+def _write_all(fd: int, data: Bytes) -> None:
     view = memoryview(data)
     while view:
         written = os.write(fd, view)
@@ -237,18 +306,21 @@ def temp_path(path: Path) -> Path:
     return path.with_name(f"{path.name}{TEMP_MARKER}{os.getpid()}-{secrets.token_hex(4)}")
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> os.stat_result:
+def atomic_write_bytes(path: Path, data: Bytes) -> os.stat_result:
     """Replace ``path`` with ``data`` so that a reader, a crash or a power loss leaves either the old or
     the new file, never a torn one: write a sibling temporary file, ``fdatasync`` it, then
-    ``os.replace``.  On failure the temporary file is removed and the error propagates; the old file is
-    untouched.  Returns the new file's status (size, inode)."""
+    ``os.replace``.  The sync is skipped where the file system itself writes the new file's data before
+    the rename that replaces an existing file (see :func:`rename_orders_data`).  On failure the
+    temporary file is removed and the error propagates; the old file is untouched.  Returns the new
+    file's status (size, inode)."""
     temp = temp_path(path)
     try:
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
         try:
             _write_all(fd, data)
-            getattr(os, "fdatasync", os.fsync)(fd)
             stat = os.fstat(fd)
+            if not (_device_orders_renames(stat.st_dev) and os.path.lexists(path)):
+                getattr(os, "fdatasync", os.fsync)(fd)
         finally:
             os.close(fd)
         os.replace(temp, path)
@@ -261,3 +333,37 @@ def atomic_write_bytes(path: Path, data: bytes) -> os.stat_result:
 
 def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+_ORDERING_BREAKERS = frozenset({"noauto_da_alloc", "data=writeback", "nobarrier", "barrier=0"})
+
+
+def rename_orders_data(mountinfo: str, device: int) -> bool:
+    """Whether the file system of ``device`` (``st_dev``), as ``/proc/self/mountinfo`` lists it, writes
+    the data of a file renamed over an existing one before it commits the rename.
+
+    ext4 does with its defaults (``data=ordered`` or ``data=journal``, ``auto_da_alloc``, write
+    barriers): it detects the replace-via-rename pattern and forces the new file's blocks to disk ahead
+    of the journal commit holding the rename, so a power loss leaves the old or the new file, never an
+    empty one, and an ``fdatasync`` adds only waiting.  Any other file system, or ext4 mounted without
+    one of those, gets the sync.
+    """
+    wanted = f"{os.major(device)}:{os.minor(device)}"
+    for line in mountinfo.splitlines():
+        fields = line.split()
+        if len(fields) < 7 or fields[2] != wanted or "-" not in fields[6:]:
+            continue
+        after = fields[fields.index("-", 6) + 1 :]  # file system type, source, super block options
+        options = set(after[2].split(",")) if len(after) > 2 else set()
+        return after[:1] == ["ext4"] and not options & _ORDERING_BREAKERS
+    return False
+
+
+@functools.lru_cache(maxsize=16)
+def _device_orders_renames(device: int) -> bool:
+    """:func:`rename_orders_data` of this process's mount table, read once per device."""
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as handle:
+            return rename_orders_data(handle.read(), device)
+    except (OSError, AttributeError):  # no /proc (not Linux), no os.major
+        return False

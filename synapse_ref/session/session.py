@@ -1,14 +1,32 @@
 """A persisted conversation: JSONL history, its entry in ``sessions.json`` and its offload directory.
 
 Durability policy
-    An append is one ``write`` of complete lines, without ``fsync``: once ``append_message`` returns the
-    messages are in the operating system's cache, so a crash of the process (killed, out of memory, an
-    uncaught error) cannot lose them; a power loss or a crash of the operating system can lose the
-    appends of the last seconds before the kernel wrote them back.  A rewrite, a clear and every index
-    update write a temporary file, ``fdatasync`` it and rename it over the old one, so after either kind
-    of crash the file is the old or the new version, never empty or torn (a power loss may keep the old
-    version).  A line left without its newline by a killed writer is closed before the next append, so
-    it never swallows an acknowledged message; the loader skips it with a warning.
+    ``fsync`` only where a power loss would otherwise destroy what the user cannot get back, once per
+    write call (never per message or per file).
+
+    A process crash (killed, out of memory, an uncaught error) loses nothing acknowledged: every write
+    is in the operating system's cache before its call returns.  An append is one ``write`` of
+    complete lines; a rewrite, a clear and every update of ``sessions.json`` write a temporary file and
+    rename it over the old one, so the file is its old or its new version, never torn.  A line left
+    without its newline by a killed writer is closed before the next append, so it never swallows an
+    acknowledged message; the loader skips it with a warning.
+
+    A power loss (or an operating-system crash) can cost:
+
+    * the appends of the last seconds, which the kernel had not written back yet: appends are not
+      synced (one flush of the disk per message would cost milliseconds each; the original does not
+      sync either).  What was written earlier stays readable; a cut last line is skipped.
+    * never a whole history or index: the temporary file of a rewrite, a clear or an index update is
+      ``fdatasync``-ed before the rename (one sync per call), since a rename that reaches the disk
+      before the data may leave an empty file in place of both versions.  On ext4 mounted with its
+      defaults the kernel itself writes a file renamed over another before committing the rename, so
+      there the sync is skipped (``persistence.rename_orders_data``).  The rename itself is not
+      synced, so a power loss may bring back the previous version; that is the longer history of a
+      compaction or an offload, so nothing is lost.
+    * never an offloaded tool result that a history points at: offload files are written without a
+      sync each (an offload writes thousands), and before a rewrite writes a history that may point at
+      them, one ``sync`` makes them durable (only when the ``offloaded`` directory changed since this
+      object's last sync).  So the history never reaches the disk before the files it points at.
 
 Message counts
     An index entry's ``messageCount`` counts the messages of the history file up to byte
@@ -58,6 +76,11 @@ logger = logging.getLogger("synapse.session")
 
 INDEX_UPDATE_INTERVAL = 0.1
 """Seconds between two index updates driven by appends alone (see the module docstring)."""
+OFFLOADED_DIR = "offloaded"
+"""Where the context layer's storage keeps a session's offloaded tool results, in its offload dir."""
+CLOCK_SLACK_NS = 2_000_000_000
+"""A directory's change time may lag the clock (coarse file system timestamps): changes up to this
+long before a sync are synced again next time."""
 TITLE_MAX_LENGTH = 50
 DEFAULT_MAX_SESSIONS = 100
 DEFAULT_MODEL = "unknown-model"
@@ -222,6 +245,8 @@ class Session:
         self._history_path = self._sessions_dir / f"{session_id}.jsonl"
         self._unsynced: builtins.list[_Written] = []
         self._last_append_update = -INDEX_UPDATE_INTERVAL
+        self._offloads_synced_before = 0
+        """Offloaded files were made durable when the directory changed before this time (ns)."""
 
     # -- construction ------------------------------------------------------------------------------------
     @classmethod
@@ -412,7 +437,9 @@ class Session:
         messages = list(messages)
         with self._index.locked():
             try:
-                written = atomic_write_bytes(self.history_path, to_jsonl(messages))
+                data = to_jsonl(messages)
+                self._sync_offloaded_files()  # before the history that may point at them
+                written = atomic_write_bytes(self.history_path, data)
             except Exception as exc:
                 raise SessionHistoryError(f"Failed to rewrite session history: {exc}") from exc
             count = sum(map(is_message, messages))
@@ -428,6 +455,19 @@ class Session:
                 _set_title(entry, title)
 
             self._update_entry(replace, replaced=True)
+
+    def _sync_offloaded_files(self) -> None:
+        """Make the offloaded files a new history may point at durable before the history is (see the
+        durability policy): one ``sync`` when files were added since the last one, none otherwise."""
+        try:
+            changed = os.stat(self.offload_dir / OFFLOADED_DIR).st_mtime_ns
+        except OSError:
+            return  # nothing offloaded
+        if changed < self._offloads_synced_before:
+            return
+        started = time.time_ns() - CLOCK_SLACK_NS
+        os.sync()
+        self._offloads_synced_before = started
 
     def clear(self, *, reset_usage: bool = True) -> None:
         """Empty the history (the file is kept), drop offloaded files and the title, and by default the

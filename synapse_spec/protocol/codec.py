@@ -108,12 +108,11 @@ def _extra_fields(value: Any, members: Mapping[str, Any]) -> list[tuple[str, Any
         fields = object.__getattribute__(value, "_fields")
         return [(k, v) for k, v in fields.items() if k not in members]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return [
-            (f.name, getattr(value, f.name))
-            for f in dataclasses.fields(value)
-            if f.name not in members and not f.name.startswith("_")
-        ]
-    return []
+        names: Iterable[str] = (f.name for f in dataclasses.fields(value))
+    else:
+        # msgspec structs (and anything else declaring its fields the same way) carry them by name
+        names = getattr(type(value), "__struct_fields__", ())
+    return [(n, getattr(value, n)) for n in names if n not in members and not n.startswith("_")]
 
 
 class CodecError(TypeError):

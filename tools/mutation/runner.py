@@ -8,8 +8,10 @@ constants, defaults, decorators) are run against the whole spec, since any scena
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -230,6 +232,13 @@ class Workspace:
             stale.unlink(missing_ok=True)
 
 
+MEMORY_LIMIT = 8 * 1024**3
+"""Address space of one pytest run.  A mutant can turn a bounded loop into one that allocates without end
+(a run was seen at 15 GB and climbing); capped, it ends in a MemoryError, a failing run, instead of
+pushing the machine into swapless exhaustion before its time limit.  The unmutated spec needs well under
+1 GB."""
+
+
 def _run(command: list[str], cwd: Path, env: dict[str, str], timeout: float | None) -> PytestRun:
     start = time.monotonic()
     process = subprocess.Popen(
@@ -241,6 +250,10 @@ def _run(command: list[str], cwd: Path, env: dict[str, str], timeout: float | No
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
+    # Set from here rather than in a preexec_fn, which is unsafe while the worker threads run; the child
+    # is still starting its interpreter when the limit lands.
+    with contextlib.suppress(ProcessLookupError):  # already gone: nothing to limit
+        resource.prlimit(process.pid, resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     try:
         output, _ = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:

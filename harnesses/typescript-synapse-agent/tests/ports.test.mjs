@@ -144,3 +144,36 @@ test("log records carry the original's data as JSON after its message, and its e
   assert.equal(logLevel("WARN"), "warning");
   assert.equal(logLevel("ERROR"), "error");
 });
+
+test("while the original listens, the abort signal reads the kit's port and dispatches abort once", async () => {
+  const port = { aborted: false };
+  const signal = abortSignal(port, 5);
+  const heard = [];
+  signal.addEventListener("abort", (event) => heard.push(event.type), { once: true });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(heard, [], "nothing is dispatched while the kit says not aborted");
+  port.aborted = true;
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  assert.deepEqual(heard, ["abort"]);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(heard, ["abort"], "abort is dispatched once");
+});
+
+test("a removed listener stops the reading", async () => {
+  let reads = 0;
+  const port = {
+    get aborted() {
+      reads += 1;
+      return false;
+    },
+  };
+  const signal = abortSignal(port, 5);
+  const listener = () => {};
+  signal.addEventListener("abort", listener);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  signal.removeEventListener("abort", listener);
+  const after = reads;
+  assert.ok(after > 0, "the port is read while a listener is registered");
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(reads, after, "no reading once no one listens");
+});
