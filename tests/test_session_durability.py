@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from synapse_ref.context.offload_storage import OffloadStorage
-from synapse_ref.session import persistence
+from synapse_ref.session import durability, persistence
 from synapse_ref.session.session import Session, SessionHistoryError
 
 
@@ -116,7 +116,7 @@ MOUNTINFO = """\
 def test_only_ext4_with_ordered_data_skips_the_sync_before_a_rename(
     major: int, minor: int, ordered: bool
 ) -> None:
-    assert persistence.rename_orders_data(MOUNTINFO, os.makedev(major, minor)) is ordered
+    assert durability.rename_orders_data(MOUNTINFO, os.makedev(major, minor)) is ordered
 
 
 def test_a_replace_syncs_unless_the_file_system_orders_an_existing_file(
@@ -132,12 +132,12 @@ def test_a_replace_syncs_unless_the_file_system_orders_an_existing_file(
     monkeypatch.setattr(os, "fdatasync", fdatasync, raising=False)
     target = tmp_path / "sessions.json"
 
-    monkeypatch.setattr(persistence, "_device_orders_renames", lambda device: False)
+    monkeypatch.setattr(persistence, "device_orders_renames", lambda device: False)
     persistence.atomic_write_bytes(target, b"1")
     persistence.atomic_write_bytes(target, b"2")
     assert len(synced) == 2
 
-    monkeypatch.setattr(persistence, "_device_orders_renames", lambda device: True)
+    monkeypatch.setattr(persistence, "device_orders_renames", lambda device: True)
     (tmp_path / "new.json").unlink(missing_ok=True)
     persistence.atomic_write_bytes(tmp_path / "new.json", b"3")  # nothing to replace: synced
     assert len(synced) == 3

@@ -9,7 +9,6 @@ plain JSON either way, so other tools keep reading the files.
 from __future__ import annotations
 
 import contextlib
-import functools
 import gc
 import json
 import logging
@@ -21,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+
+from synapse_ref.session.durability import device_orders_renames
 
 try:  # POSIX; elsewhere appends are not serialised between processes.
     import fcntl
@@ -310,7 +311,7 @@ def atomic_write_bytes(path: Path, data: Bytes) -> os.stat_result:
     """Replace ``path`` with ``data`` so that a reader, a crash or a power loss leaves either the old or
     the new file, never a torn one: write a sibling temporary file, ``fdatasync`` it, then
     ``os.replace``.  The sync is skipped where the file system itself writes the new file's data before
-    the rename that replaces an existing file (see :func:`rename_orders_data`).  On failure the
+    the rename that replaces an existing file (``durability.rename_orders_data``).  On failure the
     temporary file is removed and the error propagates; the old file is untouched.  Returns the new
     file's status (size, inode)."""
     temp = temp_path(path)
@@ -319,7 +320,7 @@ def atomic_write_bytes(path: Path, data: Bytes) -> os.stat_result:
         try:
             _write_all(fd, data)
             stat = os.fstat(fd)
-            if not (_device_orders_renames(stat.st_dev) and os.path.lexists(path)):
+            if not (device_orders_renames(stat.st_dev) and os.path.lexists(path)):
                 getattr(os, "fdatasync", os.fsync)(fd)
         finally:
             os.close(fd)
@@ -333,37 +334,3 @@ def atomic_write_bytes(path: Path, data: Bytes) -> os.stat_result:
 
 def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
-
-
-_ORDERING_BREAKERS = frozenset({"noauto_da_alloc", "data=writeback", "nobarrier", "barrier=0"})
-
-
-def rename_orders_data(mountinfo: str, device: int) -> bool:
-    """Whether the file system of ``device`` (``st_dev``), as ``/proc/self/mountinfo`` lists it, writes
-    the data of a file renamed over an existing one before it commits the rename.
-
-    ext4 does with its defaults (``data=ordered`` or ``data=journal``, ``auto_da_alloc``, write
-    barriers): it detects the replace-via-rename pattern and forces the new file's blocks to disk ahead
-    of the journal commit holding the rename, so a power loss leaves the old or the new file, never an
-    empty one, and an ``fdatasync`` adds only waiting.  Any other file system, or ext4 mounted without
-    one of those, gets the sync.
-    """
-    wanted = f"{os.major(device)}:{os.minor(device)}"
-    for line in mountinfo.splitlines():
-        fields = line.split()
-        if len(fields) < 7 or fields[2] != wanted or "-" not in fields[6:]:
-            continue
-        after = fields[fields.index("-", 6) + 1 :]  # file system type, source, super block options
-        options = set(after[2].split(",")) if len(after) > 2 else set()
-        return after[:1] == ["ext4"] and not options & _ORDERING_BREAKERS
-    return False
-
-
-@functools.lru_cache(maxsize=16)
-def _device_orders_renames(device: int) -> bool:
-    """:func:`rename_orders_data` of this process's mount table, read once per device."""
-    try:
-        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as handle:
-            return rename_orders_data(handle.read(), device)
-    except (OSError, AttributeError):  # no /proc (not Linux), no os.major
-        return False

@@ -20,7 +20,7 @@ Durability policy
       ``fdatasync``-ed before the rename (one sync per call), since a rename that reaches the disk
       before the data may leave an empty file in place of both versions.  On ext4 mounted with its
       defaults the kernel itself writes a file renamed over another before committing the rename, so
-      there the sync is skipped (``persistence.rename_orders_data``).  The rename itself is not
+      there the sync is skipped (``durability.rename_orders_data``).  The rename itself is not
       synced, so a power loss may bring back the previous version; that is the longer history of a
       compaction or an offload, so nothing is lost.
     * never an offloaded tool result that a history points at: offload files are written without a
