@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import httpx
@@ -222,3 +223,22 @@ def test_the_base_url_comes_from_the_environment() -> None:
     env = {**ENV, "ANTHROPIC_BASE_URL": "https://gateway.example.test/anthropic/"}
     asyncio.run(client(env=env).generate("s", [{"role": "user", "content": [text("hi")]}]))
     assert route.called
+
+
+@respx.mock
+@pytest.mark.parametrize("stream", [True, False])
+def test_a_lone_surrogate_in_a_message_travels_as_its_json_escape(stream: bool) -> None:
+    """Text restored from a file name no encoding could hold keeps its lone surrogate; the request must
+    still go out (as ASCII JSON), not fail in the UTF-8 encoding of the body."""
+    answer = (
+        sse("anthropic_text.sse")
+        if stream
+        else httpx.Response(200, json=recorded_json("anthropic_message.json"))
+    )
+    route = respx.post(ANTHROPIC_URL).mock(return_value=answer)
+    messages = [{"role": "user", "content": [text("see /tmp/bad-\ud800-name")]}]
+    asyncio.run(client(stream=stream).generate("You are a coding agent.", messages, []))
+
+    raw = route.calls.last.request.content
+    assert b"\\ud800" in raw
+    assert "see /tmp/bad-\ud800-name" in json.dumps(sent(route)["messages"], ensure_ascii=False)

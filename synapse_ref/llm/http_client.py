@@ -216,10 +216,13 @@ class HttpLLMClient:
         wire = self._s.wire
         timeout = httpx.Timeout(self._s.timeout, connect=min(CONNECT_TIMEOUT, self._s.timeout))
         headers = wire.headers(self._s.api_key)
+        # ASCII JSON: a lone surrogate (text restored from a file name or file no encoding could hold)
+        # travels as its \u escape, which httpx's own UTF-8 encoding of ``json=`` cannot write.
+        content = json.dumps(body).encode("ascii")
         try:
             async with httpx.AsyncClient(timeout=timeout, transport=self._s.transport, verify=_tls()) as http:
                 if not self._s.stream:
-                    response = await http.post(wire.url(self._s.base_url), json=body, headers=headers)
+                    response = await http.post(wire.url(self._s.base_url), content=content, headers=headers)
                     self._raise_for_status(response)
                     message, usage = wire.parse(self._json(response))
                     text = "".join(p["text"] for p in message["content"])
@@ -228,7 +231,7 @@ class HttpLLMClient:
                     return self._reply(message, usage)
                 headers = {**headers, "accept": "text/event-stream"}
                 async with http.stream(
-                    "POST", wire.url(self._s.base_url), json=body, headers=headers
+                    "POST", wire.url(self._s.base_url), content=content, headers=headers
                 ) as response:
                     if response.status_code >= 400:
                         await response.aread()
