@@ -49,7 +49,6 @@ import logging
 import os
 import secrets
 import shutil
-import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -620,16 +619,26 @@ def _remove_session_files(sessions_dir: Path, session_id: str) -> bool:
 
 
 def _remove_tree(directory: Path) -> None:
-    """``shutil.rmtree`` whose error names the whole path of what could not be removed (its own error
-    may carry only the name inside the parent directory)."""
+    """Removes ``directory`` bottom-up, never following a link; an error names the whole path of the
+    entry that could not be removed (``shutil.rmtree``'s error names a different path from one Python
+    version to the next: the entry, its bare name or its parent directory)."""
 
-    def fail(_function: object, path: str, error: object) -> None:
-        cause = error if isinstance(error, BaseException) else sys.exc_info()[1]
-        if isinstance(cause, OSError):
-            raise OSError(cause.errno, cause.strerror, path) from cause
-        raise OSError(f"cannot remove {path}") from cause
+    def remove(path: str, function: Callable[[str], None]) -> None:
+        try:
+            function(path)
+        except FileNotFoundError:
+            pass  # removed meanwhile: nothing left to do
+        except OSError as error:
+            raise OSError(error.errno, error.strerror, path) from error
 
-    if sys.version_info >= (3, 12):
-        shutil.rmtree(directory, onexc=fail)
-    else:
-        shutil.rmtree(directory, onerror=fail)
+    for parent, dirs, files in os.walk(directory, topdown=False, onerror=_raise):
+        for name in files:
+            remove(os.path.join(parent, name), os.unlink)
+        for name in dirs:
+            path = os.path.join(parent, name)
+            remove(path, os.unlink if os.path.islink(path) else os.rmdir)
+    remove(str(directory), os.rmdir)
+
+
+def _raise(error: OSError) -> None:
+    raise error
