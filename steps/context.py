@@ -1633,6 +1633,30 @@ def ctx_then_file_kinds(ctx_state: CtxState, first: int, second: int) -> None:
         )
 
 
+@then(parsers.re(r"第 `(?P<number>\d+)` 条消息应卸载为 `(?P<suffix>\.json|\.txt)` 文件"))
+def ctx_then_file_kind(ctx_state: CtxState, number: str, suffix: str) -> None:
+    result = _ctx_result(ctx_state)
+    index = int(number) - 1
+    _ctx_assert_offloaded(ctx_state, index)
+    path = _ctx_reference_path(result.messages[index])
+    assert path is not None and Path(path).suffix == suffix, (
+        f"message {number} should go to a {suffix} file (JSON.parse decides: the whole text, not a "
+        f"prefix, must be JSON), got {path}"
+    )
+
+
+@then(parsers.parse("每个卸载文件都应命名为互不相同的随机 UUID（版本 4）加扩展名 `{suffix}`"))
+def ctx_then_offload_names(ctx_state: CtxState, suffix: str) -> None:
+    names = sorted(p.name for p in ctx_state.offloaded_dir.iterdir() if p.is_file())
+    assert names, "scenario data: something should have been offloaded"
+    wrong = [name for name in names if not probes.is_uuid4_file_name(name, suffix)]
+    assert not wrong, (
+        f"offload files are named <random UUID v4>{suffix} (8-4-4-4-12 lowercase hex digits, version 4, "
+        f"variant 8/9/a/b), as the original's randomUUID() gives: {wrong}"
+    )
+    assert len({name.split(".")[0] for name in names}) == len(names), f"the UUIDs must differ: {names}"
+
+
 @then("每个卸载文件都应只有所有者可读写（权限 `0600`）")
 def ctx_then_offload_files_private(ctx_state: CtxState) -> None:
     files = sorted(p for p in ctx_state.offloaded_dir.iterdir() if p.is_file())

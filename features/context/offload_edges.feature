@@ -97,3 +97,4 @@ Feature: 多片段 tool 消息的卸载与恢复
     And 当前 token 超过 offload 阈值
     When 在实现进程只能再打开 `16` 个文件时调用 `offloadIfNeeded(messages)`
     Then `offloadedCount` 应为 `40`
+    And 每个卸载文件都应命名为互不相同的随机 UUID（版本 4）加扩展名 `.txt`
