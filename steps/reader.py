@@ -1164,6 +1164,16 @@ def reader_generated_ids_distinct(reader_ctx: ReaderContext) -> None:
     assert len(set(ids)) == len(ids), f"turn ids must differ from each other, got {ids}"
 
 
+@then(parsers.parse("应依次为第 `{numbers}` 行各记录一条 warning 日志，日志写明该行的行号"))
+def reader_warned_line_numbers(reader_ctx: ReaderContext, numbers: str) -> None:
+    expected = [int(n) for n in numbers.split(",")]
+    messages = [r.getMessage() for r in reader_ctx.warnings]
+    named = [[int(n) for n in re.findall(r"(?<![\w.])\d+(?![\w.])", m)] for m in messages]
+    assert len(messages) == len(expected) and all(
+        line in found for line, found in zip(expected, named, strict=True)
+    ), f"one WARNING per skipped line, in file order, each naming its line number {expected}; got {messages}"
+
+
 @then(parsers.parse("应为 {count:d} 个缺少 toolCallId 的 tool 行各记录一条 warning 日志"))
 def reader_warned_tool_lines(reader_ctx: ReaderContext, count: int) -> None:
     messages = [r.getMessage() for r in reader_ctx.warnings]
