@@ -221,3 +221,29 @@ Feature: ConversationReader 的窗口、标识与格式边界
     When 对同一会话执行 `summarize`
     And 把 tool 行的文本加长 40 个字符后再次执行 `summarize`
     Then 两次的 `estimatedTokens` 应相差 40
+
+  @RDR-056
+  Scenario: 行自带的 id 与生成的 id 同形时，生成的 id 仍与其它 turn 的 id 互不相同
+    # A line's own id is kept as it is; an id made up for a line without one must still differ from it,
+    # whether the line with that id comes before or after, and also for the turn of consecutive tool lines.
+    Given 会话文件内容如下
+      """
+      {"id":"turn-3","role":"user","content":"第一个问题"}
+      {"role":"assistant","content":"第一个回答"}
+      {"role":"user","content":"第二个问题"}
+      {"id":"turn-2","role":"assistant","content":"第二个回答","toolCalls":[{"id":"c-1","name":"bash","arguments":"{}"}]}
+      {"role":"tool","content":"3 passing","toolCallId":"c-1"}
+      {"id":"turn-5","role":"assistant","content":"完成"}
+      {"id":"turn-5-2","role":"user","content":"谢谢"}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 各 turn 的 id 应为
+      | role      | id       |
+      | user      | turn-3   |
+      | assistant | (生成)   |
+      | user      | (生成)   |
+      | assistant | turn-2   |
+      | user      | (生成)   |
+      | assistant | turn-5   |
+      | user      | turn-5-2 |
+    And 生成的 id 应为非空字符串且与其它 turn 的 id 互不相同
