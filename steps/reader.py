@@ -1175,6 +1175,22 @@ def reader_warned_line_numbers(reader_ctx: ReaderContext, numbers: str) -> None:
     ), f"one WARNING per skipped line, in file order, each naming its line number {expected}; got {messages}"
 
 
+@given(parsers.re(r"^会话文件内容为 `(?P<text>[\s\S]*)`（`\\s`、`\\t`、`\\r` 表示空格、制表符与回车）$"))
+def reader_file_escaped(reader_ctx: ReaderContext, text: str) -> None:
+    """Line breaks come from the table cell's ``\\n``; the whitespace a cell would trim is written escaped."""
+    text = text.replace("\\s", " ").replace("\\t", "\t").replace("\\r", "\r")
+    reader_ctx.lines = text.split("\n")
+    reader_ctx.trailing_newline = False
+    reader_ctx.write()
+
+
+@then(parsers.parse("返回的 turn 应依次为 id 为 `{ids}` 的行"))
+def reader_turns_of_lines(reader_ctx: ReaderContext, ids: str) -> None:
+    expected = [i.strip() for i in ids.split(",")]
+    got = [t.id for t in reader_ctx.result_turns("read")]
+    assert got == expected, f"read must return one turn per valid line {expected}, got {got}"
+
+
 _MIB = 1 << 20
 
 
