@@ -19,6 +19,9 @@ Feature: 一行写了两个 JSON 值时该行被跳过，空行与只有空白�
 
     Examples:
       | 情形         | 内容                                                                                                                                                        | turns | 行 |
+      | 没有空行且以换行结尾 | {"id":"u1","role":"user","content":"a"}\n{"id":"x","role":"user","content":"x"} {"id":"y","role":"assistant","content":"y"}\n{"id":"a2","role":"assistant","content":"b"}\n | u1,a2 | 2 |
+      | 没有空行且末尾没有换行 | {"id":"u1","role":"user","content":"a"}\n{"id":"x","role":"user","content":"x"} {"id":"y","role":"assistant","content":"y"}\n{"id":"a2","role":"assistant","content":"b"} | u1,a2 | 2 |
+      | 末行写了两个对象且没有换行 | {"id":"u1","role":"user","content":"a"}\n{"id":"x","role":"user","content":"x"} {"id":"y","role":"assistant","content":"y"} | u1 | 2 |
       | 其后有空行     | {"id":"u1","role":"user","content":"a"}\n{"id":"x","role":"user","content":"x"} {"id":"y","role":"assistant","content":"y"}\n\n{"id":"a2","role":"assistant","content":"b"}   | u1,a2 | 2 |
       | 首行是空行     | \n{"id":"x","role":"user","content":"x"} {"id":"y","role":"assistant","content":"y"}\n{"id":"a2","role":"assistant","content":"b"}                                         | a2    | 2 |
       | 首行只有空格    | \s\s\n{"id":"x","role":"user","content":"x"} {"id":"y","role":"assistant","content":"y"}\n{"id":"a2","role":"assistant","content":"b"}                                     | a2    | 2 |
