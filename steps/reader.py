@@ -1222,6 +1222,20 @@ def reader_big_cjk_file(reader_ctx: ReaderContext, mib: int, cut: int, docstring
     assert path.stat().st_size > mib * _MIB
 
 
+@given(
+    parsers.parse("一个会话文件：第 2 行是一行超过 {mib:d} MiB 的中文长行，文件以下列各行结束且末尾没有换行")
+)
+def reader_huge_line_file(reader_ctx: ReaderContext, mib: int, docstring: str) -> None:
+    long_line = '{"role":"assistant","content":"' + "长" * (mib * _MIB // 3 + 1000) + '"}'
+    lines = ['{"role":"user","content":"请读这一行"}', long_line]
+    reader_ctx.tail_first_line = len(lines) + 1
+    lines.extend(docstring.split("\n"))
+    reader_ctx.lines = lines
+    reader_ctx.trailing_newline = False
+    reader_ctx.write()
+    assert len(long_line.encode("utf-8")) > mib * _MIB
+
+
 @then("每个合法的 user 与 assistant 行都应依次成为一个内容完整的 turn")
 def reader_every_valid_line_a_turn(reader_ctx: ReaderContext) -> None:
     expected = []

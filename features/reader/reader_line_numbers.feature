@@ -5,7 +5,7 @@ Feature: ConversationReader 的 warning 日志写明被跳过的行在文件中�
   from 1 and counting blank lines, so a user can find it; the wording is free. The file is read whole
   (`read`), whether every line is a JSON object or a blank or damaged line makes some lines be read one
   by one, and in a file of more than 16 MiB, where a long line of CJK text crosses the 16 MiB byte, that
-  line is read whole and the lines after it keep their numbers.
+  line is read whole and the lines after it keep their numbers; so is a single line of more than 32 MiB.
 
   `read(filePath)` 读取整个文件时，每个被跳过的行（不是 JSON 对象，或缺少 `toolCallId` 的 tool 行）
   各记录一条 warning，日志写明该行在文件中的行号（从 1 起算，空行也计数），措辞不限。
@@ -49,3 +49,15 @@ Feature: ConversationReader 的 warning 日志写明被跳过的行在文件中�
     When 调用 `ConversationReader.read(filePath)`
     Then 每个合法的 user 与 assistant 行都应依次成为一个内容完整的 turn
     And 应依次为末尾第 `2,3` 行各记录一条 warning 日志，日志写明该行在文件中的行号
+
+  @RDR-059
+  Scenario: 一行超过 32 MiB 的中文长行完整成为 turn，其后被跳过的行的 warning 写明文件中的行号
+    Given 一个会话文件：第 2 行是一行超过 32 MiB 的中文长行，文件以下列各行结束且末尾没有换行
+      """
+      {"role":"user","content":"长行之后的第一行"}
+      {"role":"tool","content":"缺少 toolCallId"}
+      {"role":"assistant","content":"最后一行没有换行"}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 每个合法的 user 与 assistant 行都应依次成为一个内容完整的 turn
+    And 应依次为末尾第 `2` 行各记录一条 warning 日志，日志写明该行在文件中的行号
