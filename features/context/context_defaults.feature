@@ -5,7 +5,8 @@ Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
   kept messages) and its environment variables, read when
   the orchestrator is created (an invalid or non-positive value falls back to the default), and run the
   orchestrator once with its real ContextManager and ContextCompactor. They also pin the original's file
-  naming of offloaded results (`.json` when the output parses as JSON, else `.txt`). The summary request
+  naming of offloaded results (`.json` when the whole output parses as JSON, as `JSON.parse` decides,
+  else `.txt`, so a text that only starts with a JSON value is `.txt`). The summary request
   asks for at most `ceil(targetTokens * 1.2)` tokens, so a target that is not a multiple of 5 tells ceil
   from round.
 
