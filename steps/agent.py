@@ -1906,6 +1906,20 @@ def agent_history_after_valid_round(agent_world: AgentWorld, entries: str) -> No
     ]
 
 
+@given(
+    parsers.re(r"^待清洗的历史以一轮工具调用开始，其 toolCalls 为 `(?P<calls>.+)`，每个调用都有 tool 结果$")
+)
+def agent_history_starting_with_round(agent_world: AgentWorld, calls: str) -> None:
+    """A user request, the round (its results in call order) and the assistant's answer."""
+    tool_calls = json.loads(calls)
+    agent_world.seed_history = [
+        _text("user", "List files"),
+        {"role": "assistant", "content": [], "toolCalls": tool_calls},
+        *({"role": "tool", "content": [], "toolCallId": call["id"]} for call in tool_calls),
+        _text("assistant", "Done"),
+    ]
+
+
 @when("直接执行 `sanitizeToolProtocolHistory(messages)`")
 def agent_sanitize_directly(agent_world: AgentWorld) -> None:
     seed = copy.deepcopy(agent_world.seed_history)
