@@ -172,3 +172,14 @@ def abort_next_tool_result(agent_world: AgentWorld, text: str) -> None:
 @then("被中止的 run 不应执行 Stop Hook")
 def abort_no_stop_hooks(agent_world: AgentWorld) -> None:
     assert not agent_world.hook_calls, "run() aborted while a tool ran must not run the stop hooks"
+
+
+@then(parsers.parse('命令的 TERM trap 应已在宽限之内完成清理：cleanup 文件写有 "{text}"'))
+def abort_term_trap_cleaned_up(agent_world: AgentWorld, text: str) -> None:
+    cleanup = _workdir(agent_world) / "cleanup"
+    assert cleanup.is_file(), (
+        "the command should get SIGTERM and a grace to clean up before SIGKILL: its TERM trap never wrote "
+        "cleanup"
+    )
+    written = cleanup.read_text(encoding="utf-8").strip()
+    assert written == text, f"the TERM trap should write {text!r} to cleanup, it wrote {written!r}"
