@@ -5,11 +5,13 @@ processes through the pid files it writes and ``/proc``."""
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
+import pytest
 from pytest_bdd import given, parsers, then, when
 
-from steps.agent import AgentWorld, _abort_error, _text, _text_of
+from steps.agent import AgentWorld, _abort_error, _synapse_records, _text, _text_of
 from steps.support import run
 from synapse_spec import probes
 
@@ -183,3 +185,11 @@ def abort_term_trap_cleaned_up(agent_world: AgentWorld, text: str) -> None:
     )
     written = cleanup.read_text(encoding="utf-8").strip()
     assert written == text, f"the TERM trap should write {text!r} to cleanup, it wrote {written!r}"
+
+
+@then("`synapse.*` 日志不应记录警告：命令的进程组在 SIGKILL 之后如期结束")
+def abort_no_warning(agent_logs: pytest.LogCaptureFixture) -> None:
+    warnings = [r.getMessage() for r in _synapse_records(agent_logs, logging.WARNING)]
+    assert not warnings, (
+        f"ending the command's process group should go as planned, without warnings: {warnings}"
+    )
