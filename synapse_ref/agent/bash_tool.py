@@ -21,7 +21,7 @@ SHELL = "/bin/bash"
 KILL_GRACE_SECONDS = 1.0
 BASH_TOOL_SCHEMA: Mapping[str, Any] = {
     "name": "Bash",
-    "description": "Run a shell command in the working directory; its standard output is the result.",
+    "description": "Run a shell command in the working directory; the result is its output and error output.",
     "parameters": {
         "type": "object",
         "properties": {"command": {"type": "string", "description": "The command line to run"}},
