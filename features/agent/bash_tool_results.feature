@@ -1,15 +1,16 @@
 @agent @beyond-seed
 Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
-  The implementation's own Bash tool reports each call the way the original's does, since that text is
-  what the model reads in its next request (the tool message is the result's output and message joined
-  by a blank line, the empty ones left out): standard output as it is, then `[stderr]` and the error
-  output; a command that printed nothing says so; a failed command adds `Command failed with exit code N`
-  and a hint to read the command's `--help`, which a misuse (a missing command, a usage message on
-  stderr) also gets after its output. A call the tool cannot run (no `command`, arguments that are not a
-  JSON object, an unknown tool, a working directory that is gone) is an error result that names the
-  problem, never an exception: the run goes on and the model sees why. Each result is also checked as the
-  toolset returns it: `is_error`, and `extras.failureCategory` (which decides whether the consecutive-
-  failure stop counts it: `command_not_found` and `invalid_usage` count, `execution_error` does not).
+  The implementation's own Bash tool reports each call the way the original's does, since that text is what
+  the model reads in its next request (the tool message is the result's output and message joined by a blank
+  line, the empty ones left out): standard output as it is, then `[stderr]` and the error output (bytes that
+  are not UTF-8 read as U+FFFD); a command that printed nothing says so; a failed command adds `Command
+  failed with exit code N` and a hint to read the command's `--help`, which a misuse (a missing command, a
+  usage message on stderr) also gets after its output. A call the tool cannot run (no `command`, arguments
+  that are not a JSON object, an unknown tool, a working directory that is gone) is an error result that
+  names the problem, never an exception: the run goes on and the model sees why. Each result is also checked
+  as the toolset returns it: `is_error`, and `extras.failureCategory` (which decides whether the
+  consecutive-failure stop counts it: `command_not_found` and `invalid_usage` count, `execution_error` does
+  not).
 
   实现自己的 Bash 工具按原实现的措辞报告每次调用，因为模型在下一次请求中读到的正是这段文字（tool 消息是
   结果的 output 与 message 以空行相连，空的略去）：标准输出原样给出，其后是 `[stderr]` 与错误输出；什么
@@ -18,7 +19,8 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
   （没有 `command`、参数不是 JSON 对象、未知的工具、工作目录已不存在）得到指明问题的错误结果而不是异常：
   run 继续，模型看到原因。每个结果也按工具集返回的样子检查：`is_error` 与决定连续失败是否计数的
   `extras.failureCategory`（`command_not_found`、`invalid_usage` 计数，`execution_error` 不计）。原实现
-  对没有输出的失败命令也说“成功执行而无输出”，这里不这样说：它的 output 为空。表中的 `\\n` 表示换行。
+  对没有输出的失败命令也说“成功执行而无输出”，这里不这样说：它的 output 为空。输出中不是 UTF-8 的字节
+  显示为 U+FFFD。表中的 `\\n` 表示换行。
 
   Background:
     Given runner 使用实现自己的 Bash 工具集，命令在空的工作目录中运行
@@ -33,12 +35,13 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
     And 工具集直接处理同一调用应返回 is_error 为 false，没有 failureCategory
 
     Examples:
-      | 命令                         | 文本                                           |
-      | printf out                   | out                                            |
-      | echo 你好                    | 你好\\n                                       |
-      | printf out; printf err >&2   | out\\n\\n[stderr]\\nerr                     |
-      | printf err >&2               | [stderr]\\nerr                                |
-      | true                         | (Command executed successfully with no output) |
+      | 命令                                     | 文本                                           |
+      | printf out                               | out                                            |
+      | echo 你好                                | 你好\\n                                        |
+      | printf out; printf err >&2               | out\\n\\n[stderr]\\nerr                        |
+      | printf err >&2                           | [stderr]\\nerr                                 |
+      | true                                     | (Command executed successfully with no output) |
+      | printf 'caf\\351'; printf 'caf\\351' >&2 | caf�\\n\\n[stderr]\\ncaf�                      |
 
   @AGT-073
   Scenario Outline: 失败的命令：模型看到输出、退出码与查看 --help 的提示，run 继续
