@@ -503,3 +503,12 @@ def survivors(pids: Sequence[int]) -> list[int]:
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
     return running
+
+
+def shell_stderr(command: str, cwd: str | Path) -> str:
+    """What ``/bin/bash -c command`` prints on its standard error in ``cwd`` on this machine (bash words a
+    missing command differently from one version to the next), to compare with what a tool reported."""
+    done = subprocess.run(
+        ["/bin/bash", "-c", command], cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True, check=False
+    )
+    return done.stderr.decode("utf-8", errors="replace")
