@@ -19,6 +19,7 @@ import multiprocessing
 import os
 import resource as resource_module
 import signal
+import stat
 import struct
 import subprocess
 import threading
@@ -410,6 +411,32 @@ def _created_names(fd: int) -> list[str]:
             raw = data[offset + _EVENT.size : offset + _EVENT.size + length]
             names.append(os.fsdecode(raw.rstrip(b"\0")))
             offset += _EVENT.size + length
+
+
+# --------------------------------------------------------------------------------------------------------
+# A directory tree as it lies on disk (links not followed)
+# --------------------------------------------------------------------------------------------------------
+
+
+def tree_entries(root: str | Path) -> dict[str, str]:
+    """Every entry under ``root`` by its relative path: ``"dir"``, ``"file"``, ``"fifo"`` or ``"link -> <the
+    link's text>"``.  Links are read, never followed, so a copy that replaced a link by what it pointed to
+    (a file, a whole directory) shows up as such."""
+    base = Path(root)
+    entries: dict[str, str] = {}
+    for directory, dirnames, filenames in os.walk(base):
+        for name in [*dirnames, *filenames]:
+            path = Path(directory) / name
+            relative = path.relative_to(base).as_posix()
+            if path.is_symlink():
+                entries[relative] = f"link -> {os.readlink(path)}"
+            elif path.is_dir():
+                entries[relative] = "dir"
+            elif stat.S_ISFIFO(path.lstat().st_mode):
+                entries[relative] = "fifo"
+            else:
+                entries[relative] = "file"
+    return entries
 
 
 # --------------------------------------------------------------------------------------------------------

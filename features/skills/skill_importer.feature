@@ -182,6 +182,7 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     Then `skill:import` 的 stdout 应包含 "Imported: test-gen" 与 "Skipped: lint-fix"
     And 已安装技能 "test-gen" 的 SKILL.md 应与导入源中的相同
     And 技能目录中的条目应恰好为 "git-commit、test-gen"
+    And `synapse.*` 日志应有 1 条错误，提到 "lint-fix"
 
   @SKL-023
   Scenario: 未设置 `SYNAPSE_SKILL_MAX_VERSIONS` 时默认保留 20 个旧版本，合并后删除最早的一个
@@ -299,3 +300,120 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     When 用技能导入器执行 `skill:import <源目录>`
     Then `skill:import` 的 stdout 应为 "Imported: commit-helper"
     And 已安装技能 "commit-helper" 的 SKILL.md 应与导入源中的相同
+
+  @SKL-033
+  Scenario: 导入的技能中的符号链接应原样保留为符号链接，不跟随复制其指向的内容
+    Given 导入源目录中的技能
+      | name     | description     |
+      | lint-fix | Fix lint errors |
+    And 导入源技能 "lint-fix" 中有文件 "scripts/run.sh" 与如下符号链接
+      | link    | target         |
+      | run     | scripts/run.sh |
+      | shared  | <外部目录>     |
+      | missing | gone.txt       |
+    When 用技能导入器执行 `skill:import <源目录> --continue=lint-fix`
+    Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
+    And 已安装技能 "lint-fix" 中的这些符号链接应原样保留，不被跟随复制
+
+  @SKL-034
+  Scenario: `--merge` 保留的旧版本中的符号链接应原样保留为符号链接
+    Given 已安装技能 "git-commit" 中有文件 "scripts/run.sh" 与如下符号链接
+      | link   | target         |
+      | run    | scripts/run.sh |
+      | shared | <外部目录>     |
+    And 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并结果依次为描述如下的 SKILL.md
+      | description |
+      | 合并结果    |
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper → git-commit"
+    And 技能 "git-commit" 的旧版本中这些符号链接也应原样保留，不被跟随复制
+    And 已安装技能 "git-commit" 中的这些符号链接应原样保留，不被跟随复制
+
+  @SKL-035
+  Scenario: 导入器的结果为冲突给出已安装技能与导入源技能各自的目录
+    Given 导入源目录中的技能
+      | name       | description           |
+      | git-commit | Another way to commit |
+    When 直接调用导入器导入 `<源目录>`
+    Then 导入结果中的冲突 "git-commit" 应给出已安装技能的目录与导入源中该技能的目录
+    And 已安装技能 "git-commit" 的描述仍应为 "Write conventional commits"
+    And 导入器不应询问模型
+
+  @SKL-036
+  Scenario Outline: 相似度回答的其他写法：原实现的字段别名与混入的无效条目 — <情形>
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型对相似度的回答为
+      """
+      <回答>
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应包含 "  - commit-helper ~ git-commit: Both write commit messages" 与 "    --merge=commit-helper:git-commit"
+    And 技能 "commit-helper" 不应被安装
+
+    Examples:
+      | 情形                           | 回答                                                                                                              |
+      | 用 target 与 similarity 字段   | {"similar": [{"target": "git-commit", "similarity": "Both write commit messages"}]}                               |
+      | 有效条目之前有不是对象的条目   | {"similar": ["git-commit", null, 7, {"name": "git-commit", "reason": "Both write commit messages"}]}              |
+      | 有效条目之前有未安装的技能     | {"similar": [{"name": "pr-summary", "reason": "Both write text"}, {"name": "git-commit", "reason": "Both write commit messages"}]} |
+
+  @SKL-037
+  Scenario: `--merge` 写入的 SKILL.md 是模型回复去掉首尾空白后以一个换行结尾
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并结果为描述 "合并结果" 的 SKILL.md，前后带有空行与空格
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper → git-commit"
+    And 已安装技能 "git-commit" 的 SKILL.md 应为该合并结果去掉首尾空白，以一个换行结尾
+
+  @SKL-038
+  Scenario: 同一天的旧版本编号接在当天最大的编号之后，超过 099 也不重复
+    Given 技能 "git-commit" 已有今天（UTC）的旧版本 "098、099、100"
+    And 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并结果依次为描述如下的 SKILL.md
+      | description |
+      | 合并结果    |
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper → git-commit"
+    And 技能 "git-commit" 今天（UTC）的旧版本应为 "098、099、100、101"，其中 "101" 的描述为 "Write conventional commits"
+
+  @SKL-039
+  Scenario: 中断的导入留下的隐藏残留不妨碍再次导入，也不混入已安装的技能
+    Given 技能目录中留有中断的导入留下的隐藏残留
+      | 残留                | 类型             |
+      | .lint-fix.importing | 目录（含旧文件） |
+      | .lint-fix.tmp       | 文件             |
+      | .lint-fix           | 失效的符号链接   |
+    And 导入源目录中的技能
+      | name     | description     |
+      | lint-fix | Fix lint errors |
+    And 模型对相似度的回答为
+      """
+      {"similar": []}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
+    And 已安装技能 "lint-fix" 的文件应与导入源中的完全相同
+    And 相似检查的请求不应提到 ".lint-fix.importing" 或 ".lint-fix.tmp"
+
+  @SKL-040
+  Scenario: 删除不了的最早旧版本不妨碍合并，记录一条指出该版本的警告
+    Given 技能 "git-commit" 已有 20 个旧版本 `2026-01-01-001` 至 `2026-01-01-020`
+    And 技能 "git-commit" 的旧版本 "2026-01-01-001" 中的 SKILL.md 无法删除
+    And 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并结果依次为描述如下的 SKILL.md
+      | description |
+      | 合并结果    |
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper → git-commit"
+    And 已安装技能 "git-commit" 的描述应为 "合并结果"
+    And `synapse.*` 日志应有 1 条警告，提到 "2026-01-01-001"

@@ -257,4 +257,8 @@ class SkillImporter:
         shutil.copytree(skill, versions / version, ignore=shutil.ignore_patterns(VERSIONS_DIR), symlinks=True)
         kept = sorted((p for p in versions.iterdir() if p.is_dir()), key=lambda p: p.name, reverse=True)
         for stale in kept[_max_versions(os.environ) :]:
-            shutil.rmtree(stale, ignore_errors=True)
+            # Housekeeping: a version that cannot be removed must not undo the merge, but is reported.
+            try:
+                shutil.rmtree(stale)
+            except OSError as error:
+                logger.warning("Could not remove the old version %s of %s: %s", stale.name, skill.name, error)
