@@ -669,7 +669,6 @@ def importer_warnings(caplog: pytest.LogCaptureFixture, count: int) -> None:
 # -- files as they lie on disk: links, leftovers, the skills directory itself -------------------------------
 
 OUTSIDE_PLACEHOLDER = "<外部目录>"
-LEFTOVER_KINDS = ("目录（含旧文件）", "文件", "失效的符号链接")
 
 
 @given(
@@ -711,19 +710,37 @@ def importer_version_links_kept(importer_ctx: ImporterContext, name: str) -> Non
     _assert_links_kept(kept[0], importer_ctx.links)
 
 
-@given(parsers.parse("技能目录中留有中断的导入留下的隐藏残留"))
-def importer_leftovers(importer_ctx: ImporterContext, datatable: list[list[str]]) -> None:
-    for row in _rows(datatable):
-        path, kind = importer_ctx.skills_dir / row["残留"], row["类型"]
-        assert kind in LEFTOVER_KINDS, f"the step has no leftover kind {kind!r}"
-        if kind == LEFTOVER_KINDS[0]:
-            path.mkdir()
-            (path / "SKILL.md").write_text(_skill_md("A half-copied skill"), encoding="utf-8")
-            (path / "stale.txt").write_text("left by an interrupted import\n", encoding="utf-8")
-        elif kind == LEFTOVER_KINDS[1]:
-            path.write_text("left by an interrupted import\n", encoding="utf-8")
-        else:
-            os.symlink(importer_ctx.skills_dir / "gone", path)
+@given(parsers.parse('导入源技能 "{name}" 中还有一个 {size:d} MB 的文件 "{file}"'))
+def importer_source_large_file(importer_ctx: ImporterContext, name: str, size: int, file: str) -> None:
+    path = importer_ctx.source_dir / name / file
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(os.urandom(1024 * 1024) * size)
+
+
+@when(parsers.parse('另一个进程导入 "{name}"，在技能目录中出现第一个新条目时被强行终止'))
+def importer_killed_mid_import(
+    importer_ctx: ImporterContext, synapse: contract.Implementation, name: str
+) -> None:
+    skills_dir, source = importer_ctx.skills_dir, str(importer_ctx.source_dir)
+
+    def run_import(implementation: contract.Implementation) -> object:
+        importer = implementation.skill_importer(skills_dir, implementation.scripted_llm("skill-model"))
+        return importer.import_skills(source, continue_skills=[name])
+
+    probes.killed_while_writing(synapse, skills_dir, run_import, moved_in=True)
+
+
+@then(parsers.parse('技能 "{name}" 应要么未被安装，要么已与导入源完全相同'))
+def importer_all_or_nothing(importer_ctx: ImporterContext, name: str) -> None:
+    installed = importer_ctx.skills_dir / name
+    if installed.exists() or installed.is_symlink():
+        importer_installed_tree(importer_ctx, name)
+
+
+@then(parsers.parse('技能目录中不以 "." 开头的条目应恰好为 "{names}"'))
+def importer_visible_entries(importer_ctx: ImporterContext, names: str) -> None:
+    found = sorted(p.name for p in importer_ctx.skills_dir.iterdir() if not p.name.startswith("."))
+    assert found == sorted(names.split("、")), f"the skills directory should show only {names!r}, has {found}"
 
 
 @then(parsers.parse('已安装技能 "{name}" 的文件应与导入源中的完全相同'))

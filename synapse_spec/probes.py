@@ -102,6 +102,7 @@ IN_MODIFY = 0x002
 IN_OPEN = 0x020
 IN_DELETE_SELF = 0x400
 IN_CREATE = 0x100
+IN_MOVED_TO = 0x80
 IN_NONBLOCK = 0o4000
 IN_CLOEXEC = 0o2000000
 _EVENT = struct.Struct("iIII")
@@ -340,11 +341,17 @@ def _in_servers(
 
 
 def killed_while_writing(
-    synapse: Any, directory: str | Path, work: Callable[[Any], object], *, timeout: float = 60
+    synapse: Any,
+    directory: str | Path,
+    work: Callable[[Any], object],
+    *,
+    timeout: float = 60,
+    moved_in: bool = False,
 ) -> str:
     """Runs ``work(implementation)`` in another implementation process and kills it with ``SIGKILL`` the
     moment it creates a file in ``directory``: a crash in the middle of a write, whatever the language.
-    Returns the name of the file it had just created.
+    Returns the name of the file it had just created.  With ``moved_in`` an entry renamed into
+    ``directory`` counts as created too, for an implementation that prepares its work elsewhere.
 
     In process the other process is a forked child of the test process; over the wire a server process
     of its own.  inotify reports the creation whoever the user; the kill follows within microseconds,
@@ -354,7 +361,8 @@ def killed_while_writing(
     if fd < 0:
         pytest.skip(f"{NOT_APPLICABLE}inotify is not available here ({os.strerror(ctypes.get_errno())})")
     try:
-        if libc.inotify_add_watch(fd, os.fsencode(os.path.realpath(directory)), IN_CREATE) < 0:
+        mask = IN_CREATE | IN_MOVED_TO if moved_in else IN_CREATE
+        if libc.inotify_add_watch(fd, os.fsencode(os.path.realpath(directory)), mask) < 0:
             raise OSError(ctypes.get_errno(), f"cannot watch {directory}")
         remote = getattr(synapse, "__wrapped__", synapse)
         if isinstance(remote, RemoteImplementation):
