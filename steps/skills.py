@@ -857,3 +857,16 @@ def importer_log_names(caplog: pytest.LogCaptureFixture, count: str, level: str,
     messages = [r.getMessage() for r in records]
     assert len(records) == int(count), f"{count} {level} record(s) expected, got {messages}"
     assert all(text in message for message in messages), f"each should name {text!r}: {messages}"
+
+
+@given(parsers.parse('技能目录中还有 SKILL.md 为如下内容的技能 "{name}"'))
+def importer_installed_with_text(importer_ctx: ImporterContext, name: str, docstring: str) -> None:
+    (importer_ctx.skills_dir / name).mkdir()
+    (importer_ctx.skills_dir / name / "SKILL.md").write_text(docstring + "\n", encoding="utf-8")
+
+
+@given("技能目录拒绝新建任何条目")
+def importer_skills_dir_frozen(importer_ctx: ImporterContext, request: pytest.FixtureRequest) -> None:
+    stack = contextlib.ExitStack()
+    request.addfinalizer(stack.close)
+    stack.enter_context(probes.no_new_entries(importer_ctx.skills_dir))

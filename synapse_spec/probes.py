@@ -275,6 +275,48 @@ def undeletable(path: str | Path) -> Iterator[str]:
             subprocess.run(["umount", str(target)], capture_output=True, check=False, timeout=30)
 
 
+def _read_only_bind_mount(path: Path) -> bool:
+    if not _bind_mount(path):
+        return False
+    done = subprocess.run(
+        ["mount", "-o", "remount,bind,ro", str(path)], capture_output=True, check=False, timeout=30
+    )
+    if done.returncode != 0:
+        subprocess.run(["umount", str(path)], capture_output=True, check=False, timeout=30)
+    return done.returncode == 0
+
+
+@contextlib.contextmanager
+def no_new_entries(directory: str | Path) -> Iterator[str]:
+    """Makes a directory refuse every new entry, for any process, root included, while the block runs;
+    yields how (``immutable`` or ``read-only mount``).  Tried in turn: the immutable flag, then a
+    read-only bind mount of the directory onto itself.  Where neither is allowed the scenario is not
+    applicable, with the reason."""
+    target = Path(directory)
+    how = ""
+    reasons = []
+    try:
+        _set_immutable(target, True)
+        how = "immutable"
+    except OSError as exc:
+        reasons.append(f"chattr +i: {exc.strerror}")
+        if _read_only_bind_mount(target):
+            how = "read-only mount"
+        else:
+            reasons.append("mount -o remount,bind,ro: not permitted")
+    if not how:
+        pytest.skip(
+            f"{NOT_APPLICABLE}no directory can be made to refuse new entries here ({'; '.join(reasons)})"
+        )
+    try:
+        yield how
+    finally:
+        if how == "immutable":
+            _set_immutable(target, False)
+        else:
+            subprocess.run(["umount", str(target)], capture_output=True, check=False, timeout=30)
+
+
 # --------------------------------------------------------------------------------------------------------
 # Several implementation processes at once
 # --------------------------------------------------------------------------------------------------------

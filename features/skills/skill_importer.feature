@@ -410,3 +410,33 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     Then `skill:import` 的 stdout 应为 "Imported: commit-helper → git-commit"
     And 已安装技能 "git-commit" 的描述应为 "合并结果"
     And `synapse.*` 日志应有 1 条警告，提到 "2026-01-01-001"
+
+  @SKL-042
+  Scenario: 相似检查中已安装技能的描述只去掉首尾的引号与空白，文字本身原样
+    Given 技能目录中还有 SKILL.md 为如下内容的技能 "xml-lint"
+      """
+      ---
+      description: 'XML linting, as XSLTX'
+      ---
+      """
+    And 导入源目录中的技能
+      | name     | description     |
+      | lint-fix | Fix lint errors |
+    And 模型对相似度的回答为
+      """
+      {"similar": []}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
+    And 模型应被询问 1 次，请求中包含 "xml-lint: XML linting, as XSLTX" 与 "git-commit: Write conventional commits"
+
+  @SKL-043
+  Scenario: 技能目录拒绝新建条目时导入的技能列入 Skipped 并记录错误，命令照常结束
+    Given 导入源目录中的技能
+      | name     | description     |
+      | lint-fix | Fix lint errors |
+    And 技能目录拒绝新建任何条目
+    When 用技能导入器执行 `skill:import <源目录> --continue=lint-fix`
+    Then `skill:import` 的 stdout 应为 "Skipped: lint-fix"
+    And 已安装的技能应只有 "git-commit"
+    And `synapse.*` 日志应有 1 条错误，提到 "lint-fix"
