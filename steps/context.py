@@ -1806,6 +1806,12 @@ def ctx_given_default_counter(ctx_state: CtxState) -> None:
     ctx_state.counter = None
 
 
+@given("第 1 条消息的文本末尾多了一个孤立代理字元 U+D800")
+def ctx_given_lone_surrogate(ctx_state: CtxState) -> None:
+    part = ctx_state.messages[0]["content"][0]
+    part["text"] += "\ud800"
+
+
 @then(parsers.parse("`previousTokens` 与 `currentTokens` 都应为 `{tokens:d}`"))
 def ctx_then_compact_token_figures(ctx_state: CtxState, tokens: int) -> None:
     result = _ctx_compacted(ctx_state)

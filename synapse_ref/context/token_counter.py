@@ -12,8 +12,8 @@ import functools
 import importlib.machinery
 import importlib.util
 import json
-import math
 import os
+import re
 import sys
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
@@ -25,13 +25,6 @@ class TokenCounter(Protocol):
     def count_tokens(self, text: str) -> int: ...
 
 
-class ApproximateTokenCounter:
-    """``ceil(len / 4)``: the original's fallback when the tokenizer is unavailable or fails."""
-
-    def count_tokens(self, text: str) -> int:
-        return math.ceil(len(text) / 4)
-
-
 class Cl100kTokenCounter:
     """Exact ``cl100k_base`` counts at any length, through the optional, offline ``bpe-openai`` package.
 
@@ -39,19 +32,15 @@ class Cl100kTokenCounter:
     would have to fall back to an estimate exactly on the longest histories) and builds three
     vocabularies in Python on import.  Its Rust tokenizer has neither limit: it pre-tokenises with the
     cl100k pattern and counts each piece with linear-time BPE, so the count is exact and linear at
-    every length, and only the one vocabulary it is asked for is loaded.  Lone surrogates (which a
-    Python string may hold but UTF-8 cannot) count as U+FFFD, as the wrapper does.
+    every length, and only the one vocabulary it is asked for is loaded.  It counts valid Unicode:
+    :func:`message_json` escapes the lone surrogates a message may hold, as ``JSON.stringify`` does.
     """
 
     def __init__(self) -> None:
         self._tokenizer = _cl100k_tokenizer()
 
     def count_tokens(self, text: str) -> int:
-        try:
-            return int(self._tokenizer.count(text))
-        except UnicodeEncodeError:
-            repaired = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-            return int(self._tokenizer.count(repaired))
+        return int(self._tokenizer.count(text))
 
 
 @functools.cache
@@ -87,11 +76,8 @@ _BINDINGS = "bpe_openai._bindings"
 
 
 def default_token_counter() -> TokenCounter:
-    """The exact counter when ``bpe-openai`` is installed, else the approximation; never the network."""
-    try:
-        return Cl100kTokenCounter()
-    except Exception:
-        return ApproximateTokenCounter()
+    """The exact counter: ``bpe-openai`` is a dependency, so there is no silent estimate."""
+    return Cl100kTokenCounter()
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
@@ -107,7 +93,21 @@ def message_json(message: Mapping[str, Any]) -> str:
     try:
         return orjson.dumps(message).decode("utf-8")
     except TypeError:
-        return _ENCODER.encode(message)
+        return _slow_message_json(message)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _slow_message_json(message: Mapping[str, Any]) -> str:
+    """``json`` keeps a lone surrogate as it is, where ``JSON.stringify`` writes it as an escape
+    (``\\ud800``, six characters, which is what the original counts); a high and a low surrogate held
+    as two characters are one character to JavaScript, so they are joined first."""
+    text = _ENCODER.encode(message)
+    if not _SURROGATE.search(text):
+        return text
+    joined = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", joined)
 
 
 def count_message_tokens(messages: Iterable[Mapping[str, Any]], counter: TokenCounter) -> int:
@@ -137,7 +137,7 @@ class MessageTokenCache:
             try:
                 text = dumps(message).decode("utf-8")
             except TypeError:
-                text = _ENCODER.encode(message)
+                text = _slow_message_json(message)
             count = counts.get(text)
             if count is None:
                 count = counts[text] = count_tokens(text)
