@@ -870,3 +870,25 @@ def importer_skills_dir_frozen(importer_ctx: ImporterContext, request: pytest.Fi
     stack = contextlib.ExitStack()
     request.addfinalizer(stack.close)
     stack.enter_context(probes.no_new_entries(importer_ctx.skills_dir))
+
+
+def _long_name(length: int) -> str:
+    return "lint-fix-" + "x" * (length - len("lint-fix-"))
+
+
+@given(parsers.parse("导入源目录中还有一个名称长 {length:d} 个字符的技能"))
+def importer_source_long_name(importer_ctx: ImporterContext, length: int) -> None:
+    _write_skills(importer_ctx.source_dir, [["name", "description"], [_long_name(length), "Fix lint errors"]])
+
+
+@then(
+    parsers.parse(
+        '`skill:import` 的 stdout 应为 "Imported: " 加上这个 {length:d} 个字符的名称，'
+        "已安装的 SKILL.md 与导入源中的相同"
+    )
+)
+def importer_long_name_imported(
+    importer_ctx: ImporterContext, skills_ctx: SkillsContext, length: int
+) -> None:
+    importer_stdout_is(skills_ctx, f"Imported: {_long_name(length)}")
+    importer_installed_copy(importer_ctx, _long_name(length))

@@ -440,3 +440,13 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     Then `skill:import` 的 stdout 应为 "Skipped: lint-fix"
     And 已安装的技能应只有 "git-commit"
     And `synapse.*` 日志应有 1 条错误，提到 "lint-fix"
+
+  @SKL-044
+  Scenario: 名称长达 250 个字符的技能照常导入
+    Given 导入源目录中还有一个名称长 250 个字符的技能
+    And 模型对相似度的回答为
+      """
+      {"similar": []}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: " 加上这个 250 个字符的名称，已安装的 SKILL.md 与导入源中的相同
