@@ -5,8 +5,8 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
   the model is asked whether the skill resembles an installed one, and a resemblance is reported instead of
   importing. `--continue=<name>` imports without asking; `--merge=<name>:<target>` asks the model to merge
   the skill into the installed target, whose previous files are kept as a version. An answer the importer
-  cannot parse never blocks an import. Files on disk, the command's output and the model's requests are
-  what is checked.
+  cannot parse never blocks an import. Files on disk (links read, not followed), the command's output, the
+  importer's result, the `synapse.*` log and the model's requests are what is checked.
 
   Background:
     Given 已安装的技能
