@@ -4,17 +4,48 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 import pytest
 
 T = TypeVar("T")
 
+_scenario_loop: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar("scenario_loop", default=None)
+
 
 def run(coro: Coroutine[Any, Any, T]) -> T:
-    """Run one coroutine of the implementation to completion from a (synchronous) step."""
-    return asyncio.run(coro)
+    """Run one coroutine of the implementation to completion from a (synchronous) step, on the scenario's
+    event loop."""
+    loop = _scenario_loop.get()
+    if loop is None:
+        return asyncio.run(coro)
+    return loop.run_until_complete(coro)
+
+
+@pytest.fixture(autouse=True)
+def scenario_event_loop() -> Iterator[asyncio.AbstractEventLoop]:
+    """One event loop for every call of a scenario, as an agent process has one: work an implementation
+    leaves behind when a call returns (a task it never cancelled, still driving a command) stays
+    pending and visible, where a loop per call (``asyncio.run``) would cancel it on the way out and hide
+    the leak. What is left is cancelled when the scenario ends."""
+    loop = asyncio.new_event_loop()
+    token = _scenario_loop.set(loop)
+    try:
+        yield loop
+    finally:
+        _scenario_loop.reset(token)
+        try:
+            pending = asyncio.all_tasks(loop)
+            for task in pending:
+                task.cancel()
+            if pending:
+                loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.run_until_complete(loop.shutdown_default_executor())
+        finally:
+            loop.close()
 
 
 class CharTokenCounter:

@@ -343,6 +343,54 @@ def test_import_time_mutants_run_the_scenarios_of_their_module() -> None:
     assert CoverageMap().targets(constant) is None
 
 
+def test_a_value_only_this_module_reads_runs_the_scenarios_reading_it() -> None:
+    source = textwrap.dedent(
+        """\
+        LIMIT = 3
+        SHARED = 4
+        DEFAULT = 5
+        UNUSED = 6
+        AGAIN = 7
+
+
+        def f(x=DEFAULT):
+            if x > LIMIT:
+                return SHARED
+            return x
+
+
+        def g():
+            global AGAIN
+            AGAIN = 8
+            return AGAIN
+        """
+    )
+    mutator = ModuleMutator(MODULE, source, elsewhere="from synapse_ref.example import SHARED")
+    readers = {m.original: m.readers for m in mutator.mutants if m.operator == "constant" and m.line <= 5}
+    # LIMIT is read on line 9 only; SHARED is imported elsewhere, DEFAULT read while f is defined and
+    # AGAIN bound again in g, so those keep the scenarios of the whole module; UNUSED is read nowhere.
+    assert readers == {
+        "LIMIT = 3": (9,),
+        "SHARED = 4": None,
+        "DEFAULT = 5": None,
+        "UNUSED = 6": (),
+        "AGAIN = 7": None,
+    }
+    assert all(m.readers is None for m in ModuleMutator(MODULE, source).mutants)
+    by_text = {m.original: m for m in mutator.mutants if m.operator == "constant"}
+    reading, other = "features/a.py::test_reads", "features/a.py::test_other"
+    cover = CoverageMap(
+        lines={MODULE: {1: {""}, 9: {reading}, 10: {other}, 11: {other}}},
+        module_tests={MODULE: {reading, other}},
+    )
+    assert cover.selection(by_text["LIMIT = 3"]) == {reading}
+    assert cover.selection(by_text["UNUSED = 6"]) is None
+    assert cover.selection(by_text["SHARED = 4"]) == set()  # import time: the module's scenarios
+    assert cover.targets(by_text["SHARED = 4"]) == [other, reading]
+    only_at_import = CoverageMap(lines={MODULE: {1: {""}, 9: {""}}})
+    assert only_at_import.selection(by_text["LIMIT = 3"]) == set()
+
+
 def test_non_ascii_source_is_spliced_at_the_right_place() -> None:
     mutated = mutated_lines('msg = "无需压缩" if n > 0 else "压缩"', "compare")
     assert mutated == ['msg = "无需压缩" if (n >= 0) else "压缩"']

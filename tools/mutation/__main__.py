@@ -23,7 +23,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tools.mutation.equivalents import (
@@ -140,6 +140,20 @@ def discover(
     named = set(patterns or ())
     left_out = [m for m in modules if m in excluded and m not in named]
     return [m for m in modules if m not in left_out], left_out
+
+
+def mutators_of(root: Path, modules: Sequence[str], read: Callable[[str], str]) -> dict[str, ModuleMutator]:
+    """A mutator per module, each told the text of the package's other modules (``Mutant.readers``)."""
+    package = {
+        p.relative_to(root).as_posix(): p.read_text(encoding="utf-8")
+        for p in sorted((root / "synapse_ref").rglob("*.py"))
+        if "__pycache__" not in p.parts
+    }
+    sources = {m: read(m) for m in modules}
+    return {
+        m: ModuleMutator(m, sources[m], "\n".join(text for other, text in package.items() if other != m))
+        for m in modules
+    }
 
 
 def select(
@@ -291,7 +305,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         log(f"out of scope: {module}: {reasons[module]}")
 
     if args.list:
-        mutators = {m: ModuleMutator(m, (root / m).read_text(encoding="utf-8")) for m in modules}
+        mutators = mutators_of(root, modules, lambda m: (root / m).read_text(encoding="utf-8"))
         chosen = select(
             [x for m in mutators.values() for x in m.mutants], args.sample, args.seed, args.mutant
         )
@@ -312,8 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     timings: dict[str, float] = {}
     workspace = Workspace(root, max(1, args.jobs), args.spec or ["features/"])
     try:
-        sources = {m: workspace.source(m) for m in modules}
-        mutators = {m: ModuleMutator(m, sources[m]) for m in modules}
+        mutators = mutators_of(root, modules, workspace.source)
         chosen = select(
             [x for m in mutators.values() for x in m.mutants], args.sample, args.seed, args.mutant
         )
@@ -357,6 +370,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             # In random order, so that what runs before the budget ends is a fair sample of every module.
             deadline = started + args.time_budget
             random.Random(args.seed).shuffle(ready)
+        sources = {m: mutator.source for m, mutator in mutators.items()}
         outcomes += run_mutants(workspace, sources, ready, cover, timeout, args.jobs, progress, deadline)
         ran = [o for o in outcomes if o.seconds > 0]
         timings["mutants_run"] = time.monotonic() - run_started

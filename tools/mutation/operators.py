@@ -33,6 +33,7 @@ from __future__ import annotations
 import ast
 import copy
 import fnmatch
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -120,6 +121,9 @@ class Mutant:
     end_line: int
     stmt_line: int
     import_time: bool = False  # outside any function body: runs when the module is imported
+    readers: tuple[int, ...] | None = None
+    """For import-time code binding a module-level name that only this module's function bodies read:
+    the lines reading it (the scenarios executing them are the ones that can see the value)."""
 
     @property
     def id(self) -> str:
@@ -534,16 +538,94 @@ def _summary(lines: list[str], first: int, last: int, limit: int = 200) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-class ModuleMutator:
-    """The mutation sites of one module and the rendering of each mutant's source."""
+class _Readers(ast.NodeVisitor):
+    """Where module-level names are read: inside function bodies (by line), or at import time (a default
+    value, a decorator, a class body, another module-level statement), which disqualifies the name."""
 
-    def __init__(self, module: str, source: str) -> None:
+    def __init__(self, names: set[str], definitions: dict[str, ast.stmt]) -> None:
+        self.names = names
+        self.definitions = definitions
+        self.lines: dict[str, set[int]] = {}
+        self.disqualified: set[str] = set()
+        self._depth = 0
+        self._stmt: list[ast.stmt] = []
+
+    def visit(self, node: ast.AST) -> None:
+        if isinstance(node, ast.stmt):
+            self._stmt.append(node)
+            super().visit(node)
+            self._stmt.pop()
+        else:
+            super().visit(node)
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
+        if not isinstance(node, ast.Lambda):
+            for expr in [*node.decorator_list, *([node.returns] if node.returns else [])]:
+                self.visit(expr)
+        self.visit(node.args)  # defaults and annotations: evaluated when the function is defined
+        self._depth += 1
+        for child in node.body if isinstance(node.body, list) else [node.body]:
+            self.visit(child)
+        self._depth -= 1
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _function
+
+    def visit_Global(self, node: ast.Global) -> None:
+        self.disqualified.update(set(node.names) & self.names)
+
+    visit_Nonlocal = visit_Global  # type: ignore[assignment]
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if node.id not in self.names:
+            return
+        if not isinstance(node.ctx, ast.Load):
+            if self._stmt and self._stmt[0] is not self.definitions[node.id]:
+                self.disqualified.add(node.id)  # bound again elsewhere
+        elif self._depth == 0:
+            self.disqualified.add(node.id)
+        else:
+            self.lines.setdefault(node.id, set()).update({self._stmt[-1].lineno, node.lineno})
+
+
+def _private_readers(tree: ast.Module, elsewhere: str) -> dict[int, tuple[int, ...]]:
+    """Module-level statements binding one name that only this module's function bodies read (its name
+    appears nowhere in ``elsewhere``, the package's other modules): statement line -> reading lines."""
+    definitions: dict[str, ast.stmt] = {}
+    twice: set[str] = set()
+    for stmt in tree.body:
+        name = None
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            name = stmt.targets[0].id
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value:
+            name = stmt.target.id
+        if name is not None:
+            if name in definitions:
+                twice.add(name)
+            definitions[name] = stmt
+    names = {n for n in definitions if n not in twice and not re.search(rf"\b{re.escape(n)}\b", elsewhere)}
+    readers = _Readers(names, definitions)
+    readers.visit(tree)
+    return {
+        definitions[n].lineno: tuple(sorted(readers.lines.get(n, ()))) for n in names - readers.disqualified
+    }
+
+
+class ModuleMutator:
+    """The mutation sites of one module and the rendering of each mutant's source.
+
+    ``elsewhere`` is the text of the package's other modules: a module-level name it never mentions is
+    read only here, so the scenarios that can tell a mutant of its value are those running the lines
+    that read it (``Mutant.readers``), not every scenario importing the module."""
+
+    def __init__(self, module: str, source: str, elsewhere: str | None = None) -> None:
         self.module = module
         self.source = source
         self.tree = ast.parse(source)
         collector = _Collector(module)
         collector.visit(self.tree)
         self._sites = collector.sites
+        readers = _private_readers(self.tree, elsewhere) if elsewhere is not None else {}
+        top_level = {id(stmt) for stmt in self.tree.body}
         self.mutants: list[Mutant] = []
         self._by_id: dict[str, _Site] = {}
         seen: dict[tuple[int, int, str], int] = {}
@@ -567,6 +649,7 @@ class ModuleMutator:
                 end_line=end_line,
                 stmt_line=site.stmt.lineno,
                 import_time=site.import_time,
+                readers=readers.get(site.stmt.lineno) if id(site.stmt) in top_level else None,
             )
             self._by_id[mutant.id] = site
             self.mutants.append(mutant)

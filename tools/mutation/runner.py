@@ -88,6 +88,12 @@ class CoverageMap:
         Import-time code is recognised from the source, not from the coverage contexts: a module that is
         first imported inside a scenario records its module-level lines under that one scenario."""
         per_line = self.lines.get(mutant.module, {})
+        if mutant.import_time and mutant.readers is not None:
+            readers = {c for line in mutant.readers for c in per_line.get(line, set())}
+            if not readers:
+                return None  # no scenario reads the value
+            if any(readers):
+                return {c for c in readers if c}
         if mutant.import_time:
             return set() if any(per_line.values()) else None
         contexts: set[str] = set()
@@ -100,7 +106,9 @@ class CoverageMap:
     def targets(self, mutant: Mutant) -> list[str] | None:
         """The node ids to run for a mutant, quickest first, or None when it is not covered.
 
-        Import-time code has no scenario of its own. With the ``module`` scope it gets the scenarios
+        Import-time code has no scenario of its own. A value bound at module level that only function
+        bodies of its module read gets the scenarios running those lines (``Mutant.readers``). Other
+        import-time code, with the ``module`` scope, gets the scenarios
         that execute any code of its module (where such values are nearly always used; a value only
         another module reads may then survive wrongly), with ``all`` every scenario that executes
         reference code (thorough, and far slower)."""
@@ -345,7 +353,10 @@ def check_imports(workspace: Workspace, cover: CoverageMap, timeout: Callable[[l
     """Make sure the spec imports each worker copy's ``synapse_ref``, not the working tree's.
 
     Checked twice: ``synapse_ref.__file__`` must lie in the copy, and a canary mutant (a module that
-    raises on import) must be killed by the scenarios that cover it.
+    raises on import) must be killed by the scenarios that cover it.  The canary's run (start-up and
+    collection, no scenario finished) then replaces the mapping run's overhead, which collected every
+    scenario under coverage, in the timeouts of the mutants: a looping mutant of a module that two
+    scenarios cover was given minutes.
     """
     for copy in workspace.copies:
         probe = _run(
@@ -380,6 +391,7 @@ def check_imports(workspace: Workspace, cover: CoverageMap, timeout: Callable[[l
             f"a canary mutant of {module} (raising on import) was not killed by {len(tests)} scenario(s): "
             f"the spec does not run the worker copy's synapse_ref\n{_tail(run.output)}"
         )
+    cover.overhead = min(cover.overhead, run.seconds)
     return f"canary mutant of {module} killed by its {len(tests)} covering scenario(s)"
 
 
