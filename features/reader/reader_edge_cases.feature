@@ -247,3 +247,21 @@ Feature: ConversationReader 的窗口、标识与格式边界
       | assistant | turn-5   |
       | user      | turn-5-2 |
     And 生成的 id 应为非空字符串且与其它 turn 的 id 互不相同
+
+  @RDR-060
+  Scenario: 内容块中数字形式的工具调用 id、名称与 tool_use_id 按文本返回
+    # The contract's ids and names are strings; a transcript written by another tool may hold numbers there.
+    Given 会话文件内容如下
+      """
+      {"id":"a1","role":"assistant","content":[{"type":"text","text":"Listing."},{"type":"tool_use","id":7,"name":"bash","input":{"command":"ls"}},{"type":"tool_use","id":"t-2","name":5,"input":{}}]}
+      {"id":"u1","role":"user","content":[{"type":"tool_result","tool_use_id":7,"content":"a.txt"},{"type":"tool_result","tool_use_id":"t-2","content":"done"}]}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 助手 turn 的 `toolCalls` 应包含解析后的参数
+      | id  | name | input             |
+      | 7   | bash | {"command": "ls"} |
+      | t-2 | 5    | {}                |
+    And `role: "tool"` 行应作为工具结果挂到紧随其后的 user turn 上
+      | turn | toolUseId | content |
+      | 2    | 7         | a.txt   |
+      | 2    | t-2       | done    |
