@@ -224,13 +224,14 @@ Feature: ConversationReader 的窗口、标识与格式边界
 
   @RDR-056
   Scenario: 行自带的 id 与生成的 id 同形时，生成的 id 仍与其它 turn 的 id 互不相同
-    # A line's own id is kept as it is; an id made up for a line without one must still differ from it,
-    # whether the line with that id comes before or after, and also for the turn of consecutive tool lines.
+    # A line's own id is kept as it is; an id made up for a line without a usable one (empty, a number)
+    # must still differ from it, whether the line with that id comes before or after, and also for the
+    # turn of consecutive tool lines.
     Given 会话文件内容如下
       """
       {"id":"turn-3","role":"user","content":"第一个问题"}
-      {"role":"assistant","content":"第一个回答"}
-      {"role":"user","content":"第二个问题"}
+      {"id":"","role":"assistant","content":"第一个回答"}
+      {"id":42,"role":"user","content":"第二个问题"}
       {"id":"turn-2","role":"assistant","content":"第二个回答","toolCalls":[{"id":"c-1","name":"bash","arguments":"{}"}]}
       {"role":"tool","content":"3 passing","toolCallId":"c-1"}
       {"id":"turn-5","role":"assistant","content":"完成"}
