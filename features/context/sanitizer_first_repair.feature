@@ -6,8 +6,8 @@ Feature: 合规的历史之后第一处需要修复的条目，无论是哪种�
   twice, is no mapping or has no string id, a round cut off at the end of the history, or a stray result
   as the very last entry. Entries 1-4 are a user request, a valid one-call round with its result and the
   assistant's answer; the table gives what follows them and which entries the sanitized history keeps.
-  The same holds when the first round of the history is the one to remove, for arguments that are JSON
-  text of something other than an object, or no text at all.
+  The same holds when the first round of the history is the one to remove, for a name that is no string
+  and for arguments that are JSON text of something other than an object, or no text at all.
 
   合规历史（第 1-4 条：用户请求、一轮合规的单个工具调用及其结果、助手回答）之后接上的第一处问题条目，
   不论是哪种问题，都应按与其它位置相同的规则移除；表中给出接上的条目与清洗后保留的条目序号。
@@ -41,7 +41,7 @@ Feature: 合规的历史之后第一处需要修复的条目，无论是哪种�
       | 最后一条是不回答任何调用的 tool 消息 | [{"role": "user", "content": []}, {"role": "tool", "content": [], "toolCallId": "good-1"}]                                                                                                                                       | 1,2,3,4,5     |
 
   @CTX-068
-  Scenario Outline: 历史中第一轮工具调用的 arguments 不是对象的 JSON 文本时整轮被移除 — <情形>
+  Scenario Outline: 历史中第一轮工具调用的 name 或 arguments 不合规时整轮被移除 — <情形>
     Given 待清洗的历史以一轮工具调用开始，其 toolCalls 为 `<toolCalls>`，每个调用都有 tool 结果
     When 直接执行 `sanitizeToolProtocolHistory(messages)`
     Then 清洗结果应恰好为原历史的第 `<保留>` 条，且报告历史已改变
@@ -53,5 +53,7 @@ Feature: 合规的历史之后第一处需要修复的条目，无论是哪种�
       | arguments 是 JSON 字符串    | [{"id": "c-1", "name": "Bash", "arguments": "\"ls\""}]                                                          | 1,4 |
       | arguments 是对象而不是文本     | [{"id": "c-1", "name": "Bash", "arguments": {"command": "ls"}}]                                                | 1,4 |
       | 缺少 arguments           | [{"id": "c-1", "name": "Bash"}]                                                                                | 1,4 |
+      | name 不是字符串           | [{"id": "c-1", "name": 5, "arguments": "{}"}]                                                                  | 1,4 |
+      | 两个调用的 name 都不是字符串   | [{"id": "c-1", "name": 5, "arguments": "{}"}, {"id": "c-2", "name": null, "arguments": "{}"}]                 | 1,5 |
       | 两个调用之一的 arguments 是 JSON 数组 | [{"id": "c-1", "name": "Bash", "arguments": "{}"}, {"id": "c-2", "name": "Read", "arguments": "[1]"}]   | 1,5 |
       | 两个调用之一的 arguments 是对象而不是文本 | [{"id": "c-1", "name": "Bash", "arguments": "{}"}, {"id": "c-2", "name": "Read", "arguments": {"path": "a"}}] | 1,5 |

@@ -49,3 +49,18 @@ Feature: 前面有条目被删除时，清洗仍按整个历史判断工具调�
     When 直接执行 `sanitizeToolProtocolHistory(messages)`
     Then 清洗结果应恰好为原历史的第 `2` 条，且报告历史已改变
     And 清洗结果应符合严格的工具协议
+
+  @CTX-071
+  Scenario: 第一条是多个工具调用而紧随其后的不是它们的结果时，该轮与其后的结果都被移除
+    Given 待清洗的历史为:
+      """json
+      [
+        {"role": "assistant", "content": [], "toolCalls": [{"id": "call-a", "name": "Bash", "arguments": "{}"}, {"id": "call-b", "name": "Read", "arguments": "{}"}]},
+        {"role": "user", "content": [{"type": "text", "text": "继续"}]},
+        {"role": "tool", "content": [], "toolCallId": "call-a"},
+        {"role": "tool", "content": [], "toolCallId": "call-b"}
+      ]
+      """
+    When 直接执行 `sanitizeToolProtocolHistory(messages)`
+    Then 清洗结果应恰好为原历史的第 `2` 条，且报告历史已改变
+    And 清洗结果应符合严格的工具协议
