@@ -266,3 +266,16 @@ Feature: ConversationReader 的窗口、标识与格式边界
       | turn | toolUseId | content |
       | 2    | 7         | a.txt   |
       | 2    | t-2       | done    |
+
+  @RDR-061
+  Scenario: 多行工具结果以空行开头且第二行放不下时，只保留这一空行加单独一行的 `...`
+    # As the original's line-by-line loop does: the empty first line fits, the long line after it does not.
+    Given 设置 `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 为 "30"
+    And 工具结果为以下多行文本
+      """
+
+      LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL
+      end
+      """
+    When 执行 `compact()`
+    Then `[Result]` 应为前 1 行加上单独一行的 `...`
