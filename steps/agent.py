@@ -1910,12 +1910,16 @@ def agent_history_after_valid_round(agent_world: AgentWorld, entries: str) -> No
     parsers.re(r"^待清洗的历史以一轮工具调用开始，其 toolCalls 为 `(?P<calls>.+)`，每个调用都有 tool 结果$")
 )
 def agent_history_starting_with_round(agent_world: AgentWorld, calls: str) -> None:
-    """A user request, the round (its results in call order) and the assistant's answer."""
+    """A user request, the round (its results in call order; a call that is no object is answered by
+    itself as the id) and the assistant's answer."""
     tool_calls = json.loads(calls)
     agent_world.seed_history = [
         _text("user", "List files"),
         {"role": "assistant", "content": [], "toolCalls": tool_calls},
-        *({"role": "tool", "content": [], "toolCallId": call["id"]} for call in tool_calls),
+        *(
+            {"role": "tool", "content": [], "toolCallId": call["id"] if isinstance(call, dict) else call}
+            for call in tool_calls
+        ),
         _text("assistant", "Done"),
     ]
 

@@ -64,3 +64,19 @@ Feature: 前面有条目被删除时，清洗仍按整个历史判断工具调�
     When 直接执行 `sanitizeToolProtocolHistory(messages)`
     Then 清洗结果应恰好为原历史的第 `2` 条，且报告历史已改变
     And 清洗结果应符合严格的工具协议
+
+  @CTX-072
+  Scenario: 第一轮工具调用之后紧随的条目不是消息时，该轮与之后的结果都被移除
+    Given 待清洗的历史为:
+      """json
+      [
+        {"role": "user", "content": [{"type": "text", "text": "开始"}]},
+        {"role": "assistant", "content": [], "toolCalls": [{"id": "call-a", "name": "Bash", "arguments": "{}"}]},
+        "a.txt",
+        {"role": "tool", "content": [], "toolCallId": "call-a"},
+        {"role": "assistant", "content": [{"type": "text", "text": "完成"}]}
+      ]
+      """
+    When 直接执行 `sanitizeToolProtocolHistory(messages)`
+    Then 清洗结果应恰好为原历史的第 `1,5` 条，且报告历史已改变
+    And 清洗结果应符合严格的工具协议
