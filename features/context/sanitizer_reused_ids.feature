@@ -80,3 +80,20 @@ Feature: 前面有条目被删除时，清洗仍按整个历史判断工具调�
     When 直接执行 `sanitizeToolProtocolHistory(messages)`
     Then 清洗结果应恰好为原历史的第 `1,5` 条，且报告历史已改变
     And 清洗结果应符合严格的工具协议
+
+  @CTX-073
+  Scenario: 删除第一条之后保留的多个调用一轮，其前面的消息只出现一次
+    Given 待清洗的历史为:
+      """json
+      [
+        {"role": "tool", "content": [], "toolCallId": "ghost"},
+        {"role": "user", "content": [{"type": "text", "text": "开始"}]},
+        {"role": "assistant", "content": [], "toolCalls": [{"id": "call-a", "name": "Bash", "arguments": "{}"}, {"id": "call-b", "name": "Read", "arguments": "{}"}]},
+        {"role": "tool", "content": [], "toolCallId": "call-a"},
+        {"role": "tool", "content": [], "toolCallId": "call-b"},
+        {"role": "assistant", "content": [{"type": "text", "text": "完成"}]}
+      ]
+      """
+    When 直接执行 `sanitizeToolProtocolHistory(messages)`
+    Then 清洗结果应恰好为原历史的第 `2,3,4,5,6` 条，且报告历史已改变
+    And 清洗结果应符合严格的工具协议
