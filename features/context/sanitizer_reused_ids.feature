@@ -97,3 +97,18 @@ Feature: 前面有条目被删除时，清洗仍按整个历史判断工具调�
     When 直接执行 `sanitizeToolProtocolHistory(messages)`
     Then 清洗结果应恰好为原历史的第 `2,3,4,5,6` 条，且报告历史已改变
     And 清洗结果应符合严格的工具协议
+
+  @CTX-074
+  Scenario: 第一轮单个工具调用之后是带 toolCallId 的 user 消息时，该轮被移除而 user 消息保留
+    Given 待清洗的历史为:
+      """json
+      [
+        {"role": "user", "content": [{"type": "text", "text": "开始"}]},
+        {"role": "assistant", "content": [], "toolCalls": [{"id": "call-a", "name": "Bash", "arguments": "{}"}]},
+        {"role": "user", "content": [{"type": "text", "text": "a.txt"}], "toolCallId": "call-a"},
+        {"role": "assistant", "content": [{"type": "text", "text": "完成"}]}
+      ]
+      """
+    When 直接执行 `sanitizeToolProtocolHistory(messages)`
+    Then 清洗结果应恰好为原历史的第 `1,3,4` 条，且报告历史已改变
+    And 清洗结果应符合严格的工具协议
