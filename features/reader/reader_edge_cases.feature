@@ -279,3 +279,16 @@ Feature: ConversationReader 的窗口、标识与格式边界
       """
     When 执行 `compact()`
     Then `[Result]` 应为前 1 行加上单独一行的 `...`
+
+  @RDR-062
+  Scenario: 上限只够放下省略号时，以空行开头的多行工具结果也只剩 `...`
+    # The original's loop needs room for the ellipsis and its newline even for an empty first line.
+    Given 设置 `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 为 "3"
+    And 工具结果为以下多行文本
+      """
+
+      LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL
+      end
+      """
+    When 执行 `compact()`
+    Then `[Result]` 应为结果的前 0 个字符加 `...`
