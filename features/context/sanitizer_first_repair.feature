@@ -6,7 +6,8 @@ Feature: 合规的历史之后第一处需要修复的条目，无论是哪种�
   twice, is no mapping or has no string id, a round cut off at the end of the history, or a stray result
   as the very last entry. Entries 1-4 are a user request, a valid one-call round with its result and the
   assistant's answer; the table gives what follows them and which entries the sanitized history keeps.
-  The same holds when the first round of the history is the one to remove, for a name that is no string
+  The same holds when the first round of the history is the one to remove, for an id that is no string
+  or is empty (even when its result answers that very id), for a name that is no string
   and for arguments that are JSON text of something other than an object, or no text at all.
 
   合规历史（第 1-4 条：用户请求、一轮合规的单个工具调用及其结果、助手回答）之后接上的第一处问题条目，
@@ -56,6 +57,8 @@ Feature: 合规的历史之后第一处需要修复的条目，无论是哪种�
       | arguments 是对象而不是文本     | [{"id": "c-1", "name": "Bash", "arguments": {"command": "ls"}}]                                                | 1,4 |
       | 缺少 arguments           | [{"id": "c-1", "name": "Bash"}]                                                                                | 1,4 |
       | 调用不是对象              | ["c-1"]                                                                                                        | 1,4 |
+      | id 是数字，结果也回答这个数字   | [{"id": 1, "name": "Bash", "arguments": "{}"}]                                                                 | 1,4 |
+      | id 为空字符串，结果也回答空字符串 | [{"id": "", "name": "Bash", "arguments": "{}"}]                                                                | 1,4 |
       | name 不是字符串           | [{"id": "c-1", "name": 5, "arguments": "{}"}]                                                                  | 1,4 |
       | 两个调用的 name 都不是字符串   | [{"id": "c-1", "name": 5, "arguments": "{}"}, {"id": "c-2", "name": null, "arguments": "{}"}]                 | 1,5 |
       | 两个调用之一的 arguments 是 JSON 数组 | [{"id": "c-1", "name": "Bash", "arguments": "{}"}, {"id": "c-2", "name": "Read", "arguments": "[1]"}]   | 1,5 |

@@ -292,3 +292,15 @@ Feature: ConversationReader 的窗口、标识与格式边界
       """
     When 执行 `compact()`
     Then `[Result]` 应为结果的前 0 个字符加 `...`
+
+  @RDR-063
+  Scenario: content 为纯文本的助手行，其 toolCalls 也应成为工具调用
+    Given 会话文件内容如下
+      """
+      {"id":"u1","role":"user","content":"Check the build"}
+      {"id":"a1","role":"assistant","content":"Reading the log.","toolCalls":[{"id":"call-1","name":"read","arguments":"{\"path\":\"build.log\"}"}]}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 助手 turn 的 `toolCalls` 应包含解析后的参数
+      | id     | name | input                 |
+      | call-1 | read | {"path": "build.log"} |
