@@ -1767,6 +1767,7 @@ def ses_then_found_empty_usage(ses_world: SesWorld, model: str) -> None:
 
 @when(parsers.parse("一次追加以下消息 {messages}"))
 def ses_when_append_json(ses_world: SesWorld, messages: str) -> None:
+    ses_world.snapshot["batch"] = json.loads(messages)
     ses_world.session.append_message(json.loads(messages))
 
 
@@ -1841,6 +1842,11 @@ def ses_given_entry_removed(ses_world: SesWorld) -> None:
     _rewrite_index(ses_world, lambda entries: [e for e in entries if e.get("id") != session_id])
 
 
+@given(parsers.parse("恢复的会话已记录一轮 inputOther 为 {inputs:d}、output 为 {outputs:d} 的 usage"))
+def ses_given_resumed_round(ses_world: SesWorld, inputs: int, outputs: int) -> None:
+    ses_world.session.update_usage({**dict.fromkeys(ROUND_KEYS, 0), "inputOther": inputs, "output": outputs})
+
+
 @when("恢复的会话追加 1 条助手消息")
 def ses_when_resumed_appends(ses_world: SesWorld) -> None:
     ses_world.session.append_message(_text_message("assistant", "好的"))
@@ -1859,6 +1865,21 @@ def ses_then_reregistered_entry(ses_world: SesWorld, cwd: str, title: str, count
     found = (entry.get("cwd"), entry.get("title"), entry.get("messageCount"))
     assert found == (cwd, title, count), (
         f"the entry should carry the session's cwd, title and count {(cwd, title, count)!r}, got {entry!r}"
+    )
+
+
+@then(
+    parsers.parse(
+        "该条目的 usage 应仍含那一轮："
+        "totalInputOther 为 {inputs:d}，totalOutput 为 {outputs:d}，rounds 只有这一轮"
+    )
+)
+def ses_then_reregistered_usage(ses_world: SesWorld, inputs: int, outputs: int) -> None:
+    usage = _index_entry(ses_world.sessions_dir, ses_world.session.id).get("usage") or {}
+    found = (usage.get("totalInputOther"), usage.get("totalOutput"), usage.get("rounds"))
+    expected = (inputs, outputs, [{**dict.fromkeys(ROUND_KEYS, 0), "inputOther": inputs, "output": outputs}])
+    assert found == expected, (
+        f"the entry should carry the usage the session recorded (totals, rounds) {expected!r}, got {usage!r}"
     )
 
 
