@@ -18,6 +18,7 @@ import pytest
 from pytest_bdd import given, parsers, then, when
 
 from steps.session import (
+    ROUND_KEYS,
     SONNET,
     SesWorld,
     _history_messages,
@@ -101,8 +102,9 @@ def fast_given_foreign_file(ses_world: SesWorld, age: str, name: str) -> None:
     path = ses_world.sessions_dir / name
     content = f"{name} 的内容，不属于任何会话".encode()
     path.write_bytes(content)
-    if age == "两小时前":
-        then = time.time() - 2 * 3600
+    seconds = re.fullmatch(r"([\d.]+) 秒前", age)
+    if age == "两小时前" or seconds:
+        then = time.time() - (float(seconds[1]) if seconds else 2 * 3600)
         os.utime(path, (then, then))
     else:
         assert age == "刚写入", f"unknown age {age!r}"
@@ -266,4 +268,52 @@ def fast_then_bits_warning(ses_world: SesWorld, caplog: pytest.LogCaptureFixture
     )
     assert leading not in naming[0], (
         f"the warning should name the size, not print the digits: {naming[0][:120]!r}"
+    )
+
+
+@when("a 追加 1 条消息，紧接着再追加 1 条约 2 KiB 的消息")
+def fast_when_a_appends_twice(ses_world: SesWorld) -> None:
+    a, _ = ses_world.snapshot["pair"]
+    a.append_message(_text_message("user", "a 的第 1 条"))
+    a.append_message(_long_message("assistant", 2 << 10, 2))
+
+
+@when("b 用 1 条消息重写会话历史")
+def fast_when_b_rewrites(ses_world: SesWorld) -> None:
+    _, b = ses_world.snapshot["pair"]
+    b.rewrite_history([_text_message("user", "b 重写后的唯一一条")])
+
+
+@when(
+    parsers.parse(
+        "又有 {count:d} 条消息直接写入新的历史文件而索引未随之更新，如同另一个写入者在两者之间被杀死"
+    )
+)
+def fast_when_unindexed_lines(ses_world: SesWorld, count: int) -> None:
+    path = ses_world.sessions_dir / f"{ses_world.snapshot['session_id']}.jsonl"
+    index_before = (ses_world.sessions_dir / "sessions.json").read_bytes()
+    lines = [
+        json.dumps(
+            _text_message("user" if n % 2 else "assistant", f"第 {n} 条，另一个写入者"), ensure_ascii=False
+        )
+        for n in range(count)
+    ]
+    with path.open("ab") as handle:
+        handle.write("".join(f"{line}\n" for line in lines).encode("utf-8"))
+    assert (ses_world.sessions_dir / "sessions.json").read_bytes() == index_before
+
+
+@when(parsers.parse("a 记录一轮 inputOther 为 {amount:d} 的 usage"))
+def fast_when_a_usage(ses_world: SesWorld, amount: int) -> None:
+    a, _ = ses_world.snapshot["pair"]
+    a.update_usage({**dict.fromkeys(ROUND_KEYS, 0), "inputOther": amount})
+
+
+@then(parsers.parse("a 与索引中该会话的 messageCount 都应为 {count:d}"))
+def fast_then_a_and_index_count(ses_world: SesWorld, count: int) -> None:
+    a, _ = ses_world.snapshot["pair"]
+    entries = [e for e in _read_index(ses_world.sessions_dir)["sessions"] if e.get("id") == a.id]
+    counts = {"a": a.message_count, "sessions.json": entries[0].get("messageCount") if entries else None}
+    assert counts == {"a": count, "sessions.json": count}, (
+        f"the history file holds {count} messages; a and its index entry should say so, got {counts}"
     )

@@ -69,14 +69,16 @@ Feature: 历史与索引的快速路径与常规路径结果一致（超出种�
     Then 该文件是否还在且内容不变: <kept>
 
     Examples:
-      | case                           | name                                    | age      | kept |
-      | 其他程序的文件，名字像临时文件 | notes.md.tmp-123-0123abcd               | 刚写入   | 是   |
-      | 其他程序的旧文件               | notes.md.tmp-123-0123abcd               | 两小时前 | 是   |
-      | 其他程序的旧文件，非十六进制   | draft.txt.tmp-old                       | 两小时前 | 是   |
-      | 其他工具的索引临时文件         | sessions.json.tmp-old                   | 两小时前 | 否   |
-      | 其他工具刚写的索引临时文件     | sessions.json.tmp-old                   | 刚写入   | 是   |
-      | 其他工具的历史临时文件         | session-m6x3k2a1-older1.jsonl.tmp-old   | 两小时前 | 否   |
-      | 其他工具刚写的历史临时文件     | session-m6x3k2a1-older1.jsonl.tmp-old   | 刚写入   | 是   |
+      | case                           | name                                    | age         | kept |
+      | 其他程序的文件，名字像临时文件 | notes.md.tmp-123-0123abcd               | 刚写入      | 是   |
+      | 其他程序的旧文件               | notes.md.tmp-123-0123abcd               | 两小时前    | 是   |
+      | 其他程序的旧文件，非十六进制   | draft.txt.tmp-old                       | 两小时前    | 是   |
+      | 其他工具的索引临时文件         | sessions.json.tmp-old                   | 两小时前    | 否   |
+      | 刚满一小时                     | sessions.json.tmp-old                   | 3600.2 秒前 | 否   |
+      | 差十秒满一小时                 | sessions.json.tmp-old                   | 3590 秒前   | 是   |
+      | 其他工具刚写的索引临时文件     | sessions.json.tmp-old                   | 刚写入      | 是   |
+      | 其他工具的历史临时文件         | session-m6x3k2a1-older1.jsonl.tmp-old   | 两小时前    | 否   |
+      | 其他工具刚写的历史临时文件     | session-m6x3k2a1-older1.jsonl.tmp-old   | 刚写入      | 是   |
 
   @SES-086
   Scenario Outline: 无法显示的 token 数在 warning 中写出其位数，而非列出数字
@@ -89,3 +91,14 @@ Feature: 历史与索引的快速路径与常规路径结果一致（超出种�
       | case          | value      | shown                 | warning                               |
       | 9999 位       | 2^9999 - 1 | 该数以千分位分组的全部数字 | 无                                    |
       | 恰好 10000 位 | 2^9999     | N/A                   | 指出该数有 10000 位（bits），不含其数字 |
+
+  @SES-087
+  Scenario: 一个对象刚追加的消息所在的历史文件被另一个对象重写替换后，计数以新文件为准
+    Given 会话已有 2 条消息
+    When 通过 `Session.find()` 得到同一会话的两个对象 a 与 b
+    And a 追加 1 条消息，紧接着再追加 1 条约 2 KiB 的消息
+    And b 用 1 条消息重写会话历史
+    And 又有 40 条消息直接写入新的历史文件而索引未随之更新，如同另一个写入者在两者之间被杀死
+    And a 记录一轮 inputOther 为 5 的 usage
+    Then 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 41
+    And a 与索引中该会话的 messageCount 都应为 41
