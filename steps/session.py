@@ -2178,13 +2178,27 @@ def ses_given_second_line(synapse: Implementation, ses_world: SesWorld, line: st
     ses_world.snapshot["expected"] = [first, third]
 
 
-@then("应只返回第 1、3 行的消息，并记录 warning")
-def ses_then_only_messages(ses_world: SesWorld, caplog: pytest.LogCaptureFixture) -> None:
+_NAMED_FIELD = {"不是消息对象": None, "没有字符串 role": "role", "的 toolCalls 不是数组": "toolCalls"}
+"""What a warning about a line that is no message must name besides the line: the offending field."""
+
+
+@then(parsers.parse("应只返回第 1、3 行的消息，并记录一条指出第 2 行{why}的 warning"))
+def ses_then_only_messages(ses_world: SesWorld, caplog: pytest.LogCaptureFixture, why: str) -> None:
     assert ses_world.error is None, f"loadHistory should skip the line, it raised {ses_world.error!r}"
     assert ses_world.result == ses_world.snapshot["expected"], (
         f"only the message objects should be returned, got {ses_world.result!r}"
     )
-    assert _synapse_warnings(caplog), "skipping a line that is not a message should log a warning"
+    path = str(ses_world.session.history_path)
+    warnings = [r.getMessage() for r in _synapse_warnings(caplog)]
+    assert len(warnings) == 1, f"skipping the line should log one warning, got {warnings!r}"
+    numbers = re.findall(r"\d+", warnings[0].replace(path, ""))
+    assert path in warnings[0] and numbers[:1] == ["2"], (
+        f"the warning should name line 2 of {path} first: {warnings[0]!r}"
+    )
+    field = _NAMED_FIELD[why]
+    assert field is None or field in warnings[0], (
+        f"the warning should say what is wrong ({field}): {warnings[0]!r}"
+    )
 
 
 _BASE_ENTRY: dict[str, Any] = {

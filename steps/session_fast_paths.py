@@ -317,3 +317,22 @@ def fast_then_a_and_index_count(ses_world: SesWorld, count: int) -> None:
     assert counts == {"a": count, "sessions.json": count}, (
         f"the history file holds {count} messages; a and its index entry should say so, got {counts}"
     )
+
+
+@when(parsers.parse('紧接着追加第一条用户消息 "{text}"'))
+def fast_when_append_first_user(ses_world: SesWorld, text: str) -> None:
+    ses_world.session.append_message(_text_message("user", text))
+
+
+@then(parsers.parse('`sessions.json` 与 `Session.list()` 中该会话的标题都应已是 "{title}"'))
+def fast_then_title_written(synapse: Implementation, ses_world: SesWorld, title: str) -> None:
+    session_id = ses_world.session.id
+    entries = [e for e in _read_index(ses_world.sessions_dir)["sessions"] if e.get("id") == session_id]
+    listed = [e for e in synapse.list_sessions(ses_world.sessions_dir) if e.get("id") == session_id]
+    titles = {
+        "sessions.json": entries[0].get("title") if entries else None,
+        "Session.list()": listed[0].get("title") if listed else None,
+    }
+    assert titles == {"sessions.json": title, "Session.list()": title}, (
+        f"the append that gives the session its title should write it to the index at once, got {titles}"
+    )

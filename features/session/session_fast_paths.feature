@@ -102,3 +102,11 @@ Feature: 历史与索引的快速路径与常规路径结果一致（超出种�
     And a 记录一轮 inputOther 为 5 的 usage
     Then 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 41
     And a 与索引中该会话的 messageCount 都应为 41
+
+  @SES-088
+  Scenario: 第一条用户消息紧跟在其他消息之后追加时，标题立即写入索引
+    Given 一个空的会话目录
+    When 创建一个新会话
+    And 一次追加以下消息 [{"role": "assistant", "content": "你好，有什么可以帮你？"}]
+    And 紧接着追加第一条用户消息 "把登录按钮改成蓝色"
+    Then `sessions.json` 与 `Session.list()` 中该会话的标题都应已是 "把登录按钮改成蓝色"
