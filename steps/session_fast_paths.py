@@ -336,3 +336,45 @@ def fast_then_title_written(synapse: Implementation, ses_world: SesWorld, title:
     assert titles == {"sessions.json": title, "Session.list()": title}, (
         f"the append that gives the session its title should write it to the index at once, got {titles}"
     )
+
+
+@given(parsers.parse("一个{state}的会话"))
+def fast_given_empty_history(synapse: Implementation, ses_world: SesWorld, state: str) -> None:
+    session = synapse.create_session(ses_world.sessions_dir, model=SONNET)
+    if state == "有过 2 条消息后被 `clear()` 清空":
+        session.append_message([_text_message("user", "问"), _text_message("assistant", "答")])
+        session.clear()
+    else:
+        assert state == "刚创建、还没有消息", f"unknown state {state!r}"
+    ses_world.session = session
+    ses_world.snapshot["session_id"] = session.id
+
+
+@given("有 3 条消息已写入它的历史文件而索引未随之更新，如同写入者在两者之间被杀死")
+def fast_given_first_lines_unindexed(ses_world: SesWorld) -> None:
+    index_before = (ses_world.sessions_dir / "sessions.json").read_bytes()
+    lines = [json.dumps(_text_message("user", f"第 {n} 条"), ensure_ascii=False) + "\n" for n in (1, 2, 3)]
+    with Path(ses_world.session.history_path).open("ab") as handle:
+        handle.write("".join(lines).encode("utf-8"))
+    assert (ses_world.sessions_dir / "sessions.json").read_bytes() == index_before
+
+
+@given(parsers.parse("会话目录中有一个刚建立的符号链接 {name}，指向会话目录外两小时前写入的文件"))
+def fast_given_fresh_link(ses_world: SesWorld, name: str) -> None:
+    target = ses_world.root / "outside.txt"
+    target.write_text("会话目录外的文件", encoding="utf-8")
+    then = time.time() - 2 * 3600
+    os.utime(target, (then, then))
+    link = ses_world.sessions_dir / name
+    link.symlink_to(target)
+    ses_world.snapshot.update(link=link, target=target)
+
+
+@then("该符号链接与它指向的文件都应还在")
+def fast_then_link_kept(ses_world: SesWorld) -> None:
+    link: Path = ses_world.snapshot["link"]
+    assert link.is_symlink(), f"{link.name} was created just now; it is not an hour-old temporary file"
+    assert ses_world.snapshot["target"].read_text(encoding="utf-8") == "会话目录外的文件"
+    assert (ses_world.sessions_dir / "sessions.json").is_file(), (
+        "creating the session should write sessions.json"
+    )

@@ -110,3 +110,20 @@ Feature: 历史与索引的快速路径与常规路径结果一致（超出种�
     And 一次追加以下消息 [{"role": "assistant", "content": "你好，有什么可以帮你？"}]
     And 紧接着追加第一条用户消息 "把登录按钮改成蓝色"
     Then `sessions.json` 与 `Session.list()` 中该会话的标题都应已是 "把登录按钮改成蓝色"
+
+  @SES-089
+  Scenario Outline: 空历史的会话在写入历史后、更新索引前被中断时，`Session.list()` 也以历史文件为准
+    Given 一个<state>的会话
+    And 有 3 条消息已写入它的历史文件而索引未随之更新，如同写入者在两者之间被杀死
+    Then 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 3
+
+    Examples:
+      | state            |
+      | 刚创建、还没有消息 |
+      | 有过 2 条消息后被 `clear()` 清空 |
+
+  @SES-090
+  Scenario: 名字像旧临时文件的新符号链接按它自己的时间判断，不被清除
+    Given 会话目录中有一个刚建立的符号链接 sessions.json.tmp-link，指向会话目录外两小时前写入的文件
+    When 创建一个新会话
+    Then 该符号链接与它指向的文件都应还在
