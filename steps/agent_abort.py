@@ -5,11 +5,13 @@ processes through the pid files it writes and ``/proc``."""
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
+import pytest
 from pytest_bdd import given, parsers, then, when
 
-from steps.agent import AgentWorld, _abort_error, _text, _text_of
+from steps.agent import AgentWorld, _abort_error, _synapse_records, _text, _text_of
 from steps.support import run
 from synapse_spec import probes
 
@@ -172,3 +174,22 @@ def abort_next_tool_result(agent_world: AgentWorld, text: str) -> None:
 @then("被中止的 run 不应执行 Stop Hook")
 def abort_no_stop_hooks(agent_world: AgentWorld) -> None:
     assert not agent_world.hook_calls, "run() aborted while a tool ran must not run the stop hooks"
+
+
+@then(parsers.parse('命令的 TERM trap 应已在宽限之内完成清理：cleanup 文件写有 "{text}"'))
+def abort_term_trap_cleaned_up(agent_world: AgentWorld, text: str) -> None:
+    cleanup = _workdir(agent_world) / "cleanup"
+    assert cleanup.is_file(), (
+        "the command should get SIGTERM and a grace to clean up before SIGKILL: its TERM trap never wrote "
+        "cleanup"
+    )
+    written = cleanup.read_text(encoding="utf-8").strip()
+    assert written == text, f"the TERM trap should write {text!r} to cleanup, it wrote {written!r}"
+
+
+@then("`synapse.*` 日志不应记录警告：命令的进程组在 SIGKILL 之后如期结束")
+def abort_no_warning(agent_logs: pytest.LogCaptureFixture) -> None:
+    warnings = [r.getMessage() for r in _synapse_records(agent_logs, logging.WARNING)]
+    assert not warnings, (
+        f"ending the command's process group should go as planned, without warnings: {warnings}"
+    )

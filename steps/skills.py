@@ -7,12 +7,14 @@ steps check both what the handler prints and what it passed to the port.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,7 @@ import pytest
 from pytest_bdd import given, parsers, then, when
 from pytest_mock import MockerFixture
 
-from synapse_spec import contract
+from synapse_spec import contract, probes
 
 SOURCE = "/tmp/incoming"
 
@@ -320,7 +322,12 @@ class ImporterContext:
     skills_dir: Path
     source_dir: Path
     llm: contract.ScriptedLLM
+    importer: contract.SkillImportManager
     handler: contract.SkillCommandHandler
+    outside: Path
+    links: dict[str, str] = field(default_factory=dict)
+    merge_reply: str = ""
+    result: Mapping[str, Any] | None = None
 
 
 def _skill_md(description: str) -> str:
@@ -348,8 +355,14 @@ def importer_ctx(
     skills_dir.mkdir(parents=True)
     source_dir.mkdir()
     llm = synapse.scripted_llm("skill-model")
+    importer = synapse.skill_importer(skills_dir, llm)
     return ImporterContext(
-        skills_dir, source_dir, llm, synapse.skill_command_handler(synapse.skill_importer(skills_dir, llm))
+        skills_dir,
+        source_dir,
+        llm,
+        importer,
+        synapse.skill_command_handler(importer),
+        outside=tmp_path / "shared-scripts",
     )
 
 
@@ -651,3 +664,231 @@ def importer_model_asked(importer_ctx: ImporterContext, count: int, first: str, 
 def importer_warnings(caplog: pytest.LogCaptureFixture, count: int) -> None:
     warnings = [r for r in caplog.records if r.name.startswith("synapse") and r.levelno == logging.WARNING]
     assert len(warnings) == count, [r.getMessage() for r in warnings]
+
+
+# -- files as they lie on disk: links, leftovers, the skills directory itself -------------------------------
+
+OUTSIDE_PLACEHOLDER = "<外部目录>"
+
+
+@given(
+    parsers.re(r'(?P<where>已安装|导入源)技能 "(?P<name>[^"]+)" 中有文件 "(?P<file>[^"]+)" 与如下符号链接')
+)
+def importer_skill_links(
+    importer_ctx: ImporterContext, where: str, name: str, file: str, datatable: list[list[str]]
+) -> None:
+    skill = (importer_ctx.skills_dir if where == "已安装" else importer_ctx.source_dir) / name
+    (skill / file).parent.mkdir(parents=True, exist_ok=True)
+    (skill / file).write_text("#!/bin/sh\necho run\n", encoding="utf-8")
+    importer_ctx.outside.mkdir(exist_ok=True)
+    (importer_ctx.outside / "common.sh").write_text("echo common\n", encoding="utf-8")
+    for row in _rows(datatable):
+        target = row["target"].replace(OUTSIDE_PLACEHOLDER, str(importer_ctx.outside))
+        os.symlink(target, skill / row["link"])
+        importer_ctx.links[row["link"]] = target
+
+
+def _assert_links_kept(copy: Path, links: Mapping[str, str]) -> None:
+    entries = probes.tree_entries(copy)
+    for link, target in links.items():
+        assert entries.get(link) == f"link -> {target}", (
+            f"{copy / link} should still be a symbolic link to {target!r}, not followed; found "
+            f"{entries.get(link, 'nothing')!r} in {sorted(entries.items())}"
+        )
+
+
+@then(parsers.parse('已安装技能 "{name}" 中的这些符号链接应原样保留，不被跟随复制'))
+def importer_links_kept(importer_ctx: ImporterContext, name: str) -> None:
+    _assert_links_kept(importer_ctx.skills_dir / name, importer_ctx.links)
+
+
+@then(parsers.parse('技能 "{name}" 的旧版本中这些符号链接也应原样保留，不被跟随复制'))
+def importer_version_links_kept(importer_ctx: ImporterContext, name: str) -> None:
+    versions = importer_ctx.skills_dir / name / "versions"
+    kept = sorted(p for p in versions.iterdir() if p.is_dir()) if versions.is_dir() else []
+    assert len(kept) == 1, f"{name} should keep one version, has {[p.name for p in kept]}"
+    _assert_links_kept(kept[0], importer_ctx.links)
+
+
+@given(parsers.parse('导入源技能 "{name}" 中还有一个 {size:d} MB 的文件 "{file}"'))
+def importer_source_large_file(importer_ctx: ImporterContext, name: str, size: int, file: str) -> None:
+    path = importer_ctx.source_dir / name / file
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(os.urandom(1024 * 1024) * size)
+
+
+@when(parsers.parse('另一个进程导入 "{name}"，在技能目录中出现第一个新条目时被强行终止'))
+def importer_killed_mid_import(
+    importer_ctx: ImporterContext, synapse: contract.Implementation, name: str
+) -> None:
+    skills_dir, source = importer_ctx.skills_dir, str(importer_ctx.source_dir)
+
+    def run_import(implementation: contract.Implementation) -> object:
+        importer = implementation.skill_importer(skills_dir, implementation.scripted_llm("skill-model"))
+        return importer.import_skills(source, continue_skills=[name])
+
+    probes.killed_while_writing(synapse, skills_dir, run_import, moved_in=True)
+
+
+@then(parsers.parse('技能 "{name}" 应要么未被安装，要么已与导入源完全相同'))
+def importer_all_or_nothing(importer_ctx: ImporterContext, name: str) -> None:
+    installed = importer_ctx.skills_dir / name
+    if installed.exists() or installed.is_symlink():
+        importer_installed_tree(importer_ctx, name)
+
+
+@then(parsers.parse('技能目录中不以 "." 开头的条目应恰好为 "{names}"'))
+def importer_visible_entries(importer_ctx: ImporterContext, names: str) -> None:
+    found = sorted(p.name for p in importer_ctx.skills_dir.iterdir() if not p.name.startswith("."))
+    assert found == sorted(names.split("、")), f"the skills directory should show only {names!r}, has {found}"
+
+
+@then(parsers.parse('已安装技能 "{name}" 的文件应与导入源中的完全相同'))
+def importer_installed_tree(importer_ctx: ImporterContext, name: str) -> None:
+    installed, source = importer_ctx.skills_dir / name, importer_ctx.source_dir / name
+    assert probes.tree_entries(installed) == probes.tree_entries(source), (
+        f"{installed} should hold exactly the files of {source}: {probes.tree_entries(installed)}"
+    )
+    for relative, kind in probes.tree_entries(source).items():
+        if kind == "file":
+            assert (installed / relative).read_bytes() == (source / relative).read_bytes(), relative
+
+
+@given("技能目录及其上级目录尚不存在")
+def importer_fresh_skills_dir(importer_ctx: ImporterContext, synapse: contract.Implementation) -> None:
+    importer_ctx.skills_dir = importer_ctx.source_dir.parent / "fresh-home" / "skills"
+    assert not importer_ctx.skills_dir.parent.exists()
+    importer_ctx.importer = synapse.skill_importer(importer_ctx.skills_dir, importer_ctx.llm)
+    importer_ctx.handler = synapse.skill_command_handler(importer_ctx.importer)
+
+
+# -- the importer's own report -------------------------------------------------------------------------------
+
+
+@when(parsers.re(r"直接调用导入器导入 `<源目录>`"))
+def importer_call_directly(importer_ctx: ImporterContext) -> None:
+    importer_ctx.result = importer_ctx.importer.import_skills(str(importer_ctx.source_dir))
+
+
+@then(parsers.parse('导入结果中的冲突 "{name}" 应给出已安装技能的目录与导入源中该技能的目录'))
+def importer_conflict_paths(importer_ctx: ImporterContext, name: str) -> None:
+    assert importer_ctx.result is not None, "the importer was not called"
+    entries = [c for c in importer_ctx.result.get("conflicts", []) if c.get("name") == name]
+    assert len(entries) == 1, f"the result should hold one conflict {name!r}: {importer_ctx.result}"
+    conflict = entries[0]
+    for key, expected in (
+        ("existingPath", importer_ctx.skills_dir / name),
+        ("newPath", importer_ctx.source_dir / name),
+    ):
+        got = conflict.get(key)
+        assert isinstance(got, str) and Path(got).resolve() == expected.resolve(), (
+            f"the conflict's {key} should be {expected}, got {got!r}"
+        )
+
+
+# -- the merged file and the versions ------------------------------------------------------------------------
+
+
+@given(parsers.parse('模型的合并结果为描述 "{description}" 的 SKILL.md，前后带有空行与空格'))
+def importer_merge_reply_padded(importer_ctx: ImporterContext, description: str) -> None:
+    importer_ctx.merge_reply = f"\n  \n{_skill_md(description)}\n \n\n"
+    importer_ctx.llm.reply_text(importer_ctx.merge_reply)
+
+
+@then(parsers.parse('已安装技能 "{name}" 的 SKILL.md 应为该合并结果去掉首尾空白，以一个换行结尾'))
+def importer_merged_file(importer_ctx: ImporterContext, name: str) -> None:
+    expected = importer_ctx.merge_reply.strip() + "\n"
+    got = (importer_ctx.skills_dir / name / "SKILL.md").read_bytes()
+    assert got == expected.encode("utf-8"), f"SKILL.md should be {expected!r}, got {got!r}"
+
+
+def _today_utc() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%d")
+
+
+@given(parsers.re(r'技能 "(?P<name>[^"]+)" 已有今天（UTC）的旧版本 "(?P<numbers>[^"]+)"'))
+def importer_versions_today(importer_ctx: ImporterContext, name: str, numbers: str) -> None:
+    for number in numbers.split("、"):
+        version = importer_ctx.skills_dir / name / "versions" / f"{_today_utc()}-{number}"
+        version.mkdir(parents=True)
+        (version / "SKILL.md").write_text(_skill_md(f"旧版本 {number}"), encoding="utf-8")
+
+
+@then(
+    parsers.re(
+        r'技能 "(?P<name>[^"]+)" 今天（UTC）的旧版本应为 "(?P<numbers>[^"]+)"，'
+        r'其中 "(?P<newest>\d+)" 的描述为 "(?P<description>[^"]+)"'
+    )
+)
+def importer_versions_today_are(
+    importer_ctx: ImporterContext, name: str, numbers: str, newest: str, description: str
+) -> None:
+    today = _today_utc()
+    versions = importer_ctx.skills_dir / name / "versions"
+    found = sorted(p.name for p in versions.iterdir())
+    assert found == [f"{today}-{n}" for n in numbers.split("、")], (
+        f"{name} should keep the versions {numbers} of {today} (the day's next number follows its highest), "
+        f"has {found}"
+    )
+    skill_md = (versions / f"{today}-{newest}" / "SKILL.md").read_text(encoding="utf-8")
+    assert _description_of(skill_md) == description
+
+
+@given(parsers.parse('技能 "{name}" 的旧版本 "{version}" 中的 SKILL.md 无法删除'))
+def importer_version_undeletable(
+    importer_ctx: ImporterContext, request: pytest.FixtureRequest, name: str, version: str
+) -> None:
+    stack = contextlib.ExitStack()
+    request.addfinalizer(stack.close)
+    skill_md = importer_ctx.skills_dir / name / "versions" / version / "SKILL.md"
+    stack.enter_context(probes.undeletable(skill_md))
+
+
+# -- logs ----------------------------------------------------------------------------------------------------
+
+
+def _records(caplog: pytest.LogCaptureFixture, level: int) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.name.startswith("synapse") and r.levelno == level]
+
+
+@then(parsers.re(r'`synapse\.\*` 日志应有 (?P<count>\d+) 条(?P<level>警告|错误)，提到 "(?P<text>[^"]+)"'))
+def importer_log_names(caplog: pytest.LogCaptureFixture, count: str, level: str, text: str) -> None:
+    records = _records(caplog, logging.WARNING if level == "警告" else logging.ERROR)
+    messages = [r.getMessage() for r in records]
+    assert len(records) == int(count), f"{count} {level} record(s) expected, got {messages}"
+    assert all(text in message for message in messages), f"each should name {text!r}: {messages}"
+
+
+@given(parsers.parse('技能目录中还有 SKILL.md 为如下内容的技能 "{name}"'))
+def importer_installed_with_text(importer_ctx: ImporterContext, name: str, docstring: str) -> None:
+    (importer_ctx.skills_dir / name).mkdir()
+    (importer_ctx.skills_dir / name / "SKILL.md").write_text(docstring + "\n", encoding="utf-8")
+
+
+@given("技能目录拒绝新建任何条目")
+def importer_skills_dir_frozen(importer_ctx: ImporterContext, request: pytest.FixtureRequest) -> None:
+    stack = contextlib.ExitStack()
+    request.addfinalizer(stack.close)
+    stack.enter_context(probes.no_new_entries(importer_ctx.skills_dir))
+
+
+def _long_name(length: int) -> str:
+    return "lint-fix-" + "x" * (length - len("lint-fix-"))
+
+
+@given(parsers.parse("导入源目录中还有一个名称长 {length:d} 个字符的技能"))
+def importer_source_long_name(importer_ctx: ImporterContext, length: int) -> None:
+    _write_skills(importer_ctx.source_dir, [["name", "description"], [_long_name(length), "Fix lint errors"]])
+
+
+@then(
+    parsers.parse(
+        '`skill:import` 的 stdout 应为 "Imported: " 加上这个 {length:d} 个字符的名称，'
+        "已安装的 SKILL.md 与导入源中的相同"
+    )
+)
+def importer_long_name_imported(
+    importer_ctx: ImporterContext, skills_ctx: SkillsContext, length: int
+) -> None:
+    importer_stdout_is(skills_ctx, f"Imported: {_long_name(length)}")
+    importer_installed_copy(importer_ctx, _long_name(length))

@@ -1114,10 +1114,12 @@ class Implementation(Protocol):
     def bash_toolset(self, cwd: str) -> Toolset:
         """Capability ``bash-tool``: the implementation's own toolset offering one tool, ``Bash``
         (arguments ``{"command": str}``), which runs the command with ``/bin/bash -c`` in ``cwd``, in a
-        process group of its own, and returns its standard output as ``output`` (``is_error`` when the
-        exit status is not 0).  Cancelling a running ``handle`` ends the command's whole process group
-        (``SIGTERM``, then ``SIGKILL`` after a short grace): when the cancellation completes, no process
-        of the group runs any more (a killed child adopted by another process counts once it has died)."""
+        process group of its own, and reports it in the original's words: its standard output, then
+        ``[stderr]`` and the error output, in ``output``; ``is_error`` when the exit status is not 0, with
+        ``Command failed with exit code N`` (``features/agent/bash_tool_results.feature``).  Cancelling a
+        running ``handle`` ends the command's whole process group (``SIGTERM``, then ``SIGKILL`` after a
+        short grace): when the cancellation completes, no process of the group runs any more (a killed
+        child adopted by another process counts once it has died)."""
         ...
 
     def sanitize_tool_protocol_history(self, messages: list[Message]) -> SanitizeResult: ...

@@ -67,6 +67,7 @@ API_NAMES: dict[str, str] = {
     "runWithPotentialPermission": "run",
     "resolveSandboxPermission": "resolve_sandbox_permission",
     "bashTool": "get_tool",
+    "getTool": "get_tool",
     "executeUnsandboxed": "execute_unsandboxed",
     "allowSession": "allow_session",
     "allowPermanent": "allow_permanent",
@@ -109,6 +110,7 @@ CONSTANTS: dict[str, str] = {
 JSON_KEYS: frozenset[str] = frozenset(
     {
         "toolCallId",
+        "failureCategory",
         "inputOther",
         "inputCacheRead",
         "inputCacheCreation",

@@ -19,6 +19,7 @@ import multiprocessing
 import os
 import resource as resource_module
 import signal
+import stat
 import struct
 import subprocess
 import threading
@@ -101,6 +102,7 @@ IN_MODIFY = 0x002
 IN_OPEN = 0x020
 IN_DELETE_SELF = 0x400
 IN_CREATE = 0x100
+IN_MOVED_TO = 0x80
 IN_NONBLOCK = 0o4000
 IN_CLOEXEC = 0o2000000
 _EVENT = struct.Struct("iIII")
@@ -273,6 +275,48 @@ def undeletable(path: str | Path) -> Iterator[str]:
             subprocess.run(["umount", str(target)], capture_output=True, check=False, timeout=30)
 
 
+def _read_only_bind_mount(path: Path) -> bool:
+    if not _bind_mount(path):
+        return False
+    done = subprocess.run(
+        ["mount", "-o", "remount,bind,ro", str(path)], capture_output=True, check=False, timeout=30
+    )
+    if done.returncode != 0:
+        subprocess.run(["umount", str(path)], capture_output=True, check=False, timeout=30)
+    return done.returncode == 0
+
+
+@contextlib.contextmanager
+def no_new_entries(directory: str | Path) -> Iterator[str]:
+    """Makes a directory refuse every new entry, for any process, root included, while the block runs;
+    yields how (``immutable`` or ``read-only mount``).  Tried in turn: the immutable flag, then a
+    read-only bind mount of the directory onto itself.  Where neither is allowed the scenario is not
+    applicable, with the reason."""
+    target = Path(directory)
+    how = ""
+    reasons = []
+    try:
+        _set_immutable(target, True)
+        how = "immutable"
+    except OSError as exc:
+        reasons.append(f"chattr +i: {exc.strerror}")
+        if _read_only_bind_mount(target):
+            how = "read-only mount"
+        else:
+            reasons.append("mount -o remount,bind,ro: not permitted")
+    if not how:
+        pytest.skip(
+            f"{NOT_APPLICABLE}no directory can be made to refuse new entries here ({'; '.join(reasons)})"
+        )
+    try:
+        yield how
+    finally:
+        if how == "immutable":
+            _set_immutable(target, False)
+        else:
+            subprocess.run(["umount", str(target)], capture_output=True, check=False, timeout=30)
+
+
 # --------------------------------------------------------------------------------------------------------
 # Several implementation processes at once
 # --------------------------------------------------------------------------------------------------------
@@ -339,11 +383,17 @@ def _in_servers(
 
 
 def killed_while_writing(
-    synapse: Any, directory: str | Path, work: Callable[[Any], object], *, timeout: float = 60
+    synapse: Any,
+    directory: str | Path,
+    work: Callable[[Any], object],
+    *,
+    timeout: float = 60,
+    moved_in: bool = False,
 ) -> str:
     """Runs ``work(implementation)`` in another implementation process and kills it with ``SIGKILL`` the
     moment it creates a file in ``directory``: a crash in the middle of a write, whatever the language.
-    Returns the name of the file it had just created.
+    Returns the name of the file it had just created.  With ``moved_in`` an entry renamed into
+    ``directory`` counts as created too, for an implementation that prepares its work elsewhere.
 
     In process the other process is a forked child of the test process; over the wire a server process
     of its own.  inotify reports the creation whoever the user; the kill follows within microseconds,
@@ -353,7 +403,8 @@ def killed_while_writing(
     if fd < 0:
         pytest.skip(f"{NOT_APPLICABLE}inotify is not available here ({os.strerror(ctypes.get_errno())})")
     try:
-        if libc.inotify_add_watch(fd, os.fsencode(os.path.realpath(directory)), IN_CREATE) < 0:
+        mask = IN_CREATE | IN_MOVED_TO if moved_in else IN_CREATE
+        if libc.inotify_add_watch(fd, os.fsencode(os.path.realpath(directory)), mask) < 0:
             raise OSError(ctypes.get_errno(), f"cannot watch {directory}")
         remote = getattr(synapse, "__wrapped__", synapse)
         if isinstance(remote, RemoteImplementation):
@@ -410,6 +461,32 @@ def _created_names(fd: int) -> list[str]:
             raw = data[offset + _EVENT.size : offset + _EVENT.size + length]
             names.append(os.fsdecode(raw.rstrip(b"\0")))
             offset += _EVENT.size + length
+
+
+# --------------------------------------------------------------------------------------------------------
+# A directory tree as it lies on disk (links not followed)
+# --------------------------------------------------------------------------------------------------------
+
+
+def tree_entries(root: str | Path) -> dict[str, str]:
+    """Every entry under ``root`` by its relative path: ``"dir"``, ``"file"``, ``"fifo"`` or ``"link -> <the
+    link's text>"``.  Links are read, never followed, so a copy that replaced a link by what it pointed to
+    (a file, a whole directory) shows up as such."""
+    base = Path(root)
+    entries: dict[str, str] = {}
+    for directory, dirnames, filenames in os.walk(base):
+        for name in [*dirnames, *filenames]:
+            path = Path(directory) / name
+            relative = path.relative_to(base).as_posix()
+            if path.is_symlink():
+                entries[relative] = f"link -> {os.readlink(path)}"
+            elif path.is_dir():
+                entries[relative] = "dir"
+            elif stat.S_ISFIFO(path.lstat().st_mode):
+                entries[relative] = "fifo"
+            else:
+                entries[relative] = "file"
+    return entries
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -503,3 +580,12 @@ def survivors(pids: Sequence[int]) -> list[int]:
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
     return running
+
+
+def shell_stderr(command: str, cwd: str | Path) -> str:
+    """What ``/bin/bash -c command`` prints on its standard error in ``cwd`` on this machine (bash words a
+    missing command differently from one version to the next), to compare with what a tool reported."""
+    done = subprocess.run(
+        ["/bin/bash", "-c", command], cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True, check=False
+    )
+    return done.stderr.decode("utf-8", errors="replace")

@@ -118,3 +118,19 @@ def test_a_clean_transcript_is_decoded_in_bulk(tmp_path: Path, monkeypatch: pyte
         ("m1", "user", "hi"),
         ("turn-2", "assistant", ""),
     ]
+
+
+def test_a_value_over_two_lines_is_not_read_as_one(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Bulk decoding reads a stream of values: an object cut over two lines next to a line holding two
+    objects gives as many values as lines, yet no line is a JSON object on its own."""
+    path = tmp_path / "transcript.jsonl"
+    path.write_bytes(
+        b'{"role": "user", "content": "a"\n'
+        b', "x": 1}\n'
+        b'{"role": "user", "content": "b"} {"role": "user", "content": "c"}\n'
+    )
+    turns, warnings = _read(path, caplog)
+    assert turns == []
+    assert [message.split(":")[0] for message in warnings] == [
+        f"Failed to parse conversation line {number}" for number in (1, 2, 3)
+    ]

@@ -3,13 +3,15 @@ Feature: 中止请求会终止正在运行的工具，而不是等它结束
   An abort (Ctrl-C) while a tool runs cancels the tool instead of waiting for it: the runner watches the
   signal while the tool runs, and a Bash command's whole process group is ended (SIGTERM, then SIGKILL),
   so neither the command nor a child it started runs on after the request has raised its abort error.
-  Nothing of the interrupted round is recorded, and the next request runs normally.
+  Nothing of the interrupted round is recorded, and the next request runs normally. The grace lets a
+  command that traps SIGTERM clean up before it is killed.
 
   原实现只在步骤之间检查中止信号：用户在一条长时间运行的 Bash 命令执行期间中止请求，runner 仍要等命令
   跑完（它在后台启动的子进程甚至活得更久）。工具运行期间 runner 持续查看信号，一旦中止就取消工具：Bash
-  命令的整个进程组先收到 SIGTERM，宽限之后仍在的收到 SIGKILL；请求随即以中断错误结束，被中断的这一轮
-  不留在历史里，下一个请求照常运行。工具集是实现自己的 Bash 工具集，命令在场景的工作目录中运行；命令
-  写下自己的 pid 之后中止信号才被置位，场景通过 pid 文件与 /proc 观察进程是否还在。
+  命令的整个进程组先收到 SIGTERM，宽限之后仍在的收到 SIGKILL（为 SIGTERM 设了 trap 的命令可在宽限之内
+  完成清理）；请求随即以中断错误结束，被中断的这一轮不留在历史里，下一个请求照常运行。工具集是实现
+  自己的 Bash 工具集，命令在场景的工作目录中运行；命令写下自己的 pid 之后中止信号才被置位，场景通过
+  pid 文件与 /proc 观察进程是否还在。
 
   Background:
     Given runner 使用实现自己的 Bash 工具集，在空的工作目录中运行命令
@@ -117,3 +119,20 @@ Feature: 中止请求会终止正在运行的工具，而不是等它结束
     And 返回时命令的 shell 已不在运行
     And 命令在中断之后的部分不应执行：不应写下 marker
     And 被中止的 run 不应执行 Stop Hook
+
+  @AGT-071
+  Scenario: 中止时命令先收到 SIGTERM，在宽限之内完成自己的清理
+    Given 模型首轮调用 Bash 命令:
+      """
+      trap 'sleep 0.2; echo cleaned > cleanup; exit 143' TERM
+      echo $$ > pid
+      sleep 30 &
+      wait
+      echo done > marker
+      """
+    When 以 `run` 执行这次请求
+    Then 请求应以中断相关错误结束，模型只被调用了 1 次
+    And 返回时命令的 shell 已不在运行
+    And 命令在中断之后的部分不应执行：不应写下 marker
+    And 命令的 TERM trap 应已在宽限之内完成清理：cleanup 文件写有 "cleaned"
+    And `synapse.*` 日志不应记录警告：命令的进程组在 SIGKILL 之后如期结束

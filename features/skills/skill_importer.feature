@@ -5,8 +5,8 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
   the model is asked whether the skill resembles an installed one, and a resemblance is reported instead of
   importing. `--continue=<name>` imports without asking; `--merge=<name>:<target>` asks the model to merge
   the skill into the installed target, whose previous files are kept as a version. An answer the importer
-  cannot parse never blocks an import. Files on disk, the command's output and the model's requests are
-  what is checked.
+  cannot parse never blocks an import. Files on disk (links read, not followed), the command's output, the
+  importer's result, the `synapse.*` log and the model's requests are what is checked.
 
   Background:
     Given 已安装的技能
@@ -182,6 +182,7 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     Then `skill:import` 的 stdout 应包含 "Imported: test-gen" 与 "Skipped: lint-fix"
     And 已安装技能 "test-gen" 的 SKILL.md 应与导入源中的相同
     And 技能目录中的条目应恰好为 "git-commit、test-gen"
+    And `synapse.*` 日志应有 1 条错误，提到 "lint-fix"
 
   @SKL-023
   Scenario: 未设置 `SYNAPSE_SKILL_MAX_VERSIONS` 时默认保留 20 个旧版本，合并后删除最早的一个
@@ -299,3 +300,153 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     When 用技能导入器执行 `skill:import <源目录>`
     Then `skill:import` 的 stdout 应为 "Imported: commit-helper"
     And 已安装技能 "commit-helper" 的 SKILL.md 应与导入源中的相同
+
+  @SKL-033
+  Scenario: 导入的技能中的符号链接应原样保留为符号链接，不跟随复制其指向的内容
+    Given 导入源目录中的技能
+      | name     | description     |
+      | lint-fix | Fix lint errors |
+    And 导入源技能 "lint-fix" 中有文件 "scripts/run.sh" 与如下符号链接
+      | link    | target         |
+      | run     | scripts/run.sh |
+      | shared  | <外部目录>     |
+      | missing | gone.txt       |
+    When 用技能导入器执行 `skill:import <源目录> --continue=lint-fix`
+    Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
+    And 已安装技能 "lint-fix" 中的这些符号链接应原样保留，不被跟随复制
+
+  @SKL-034
+  Scenario: `--merge` 保留的旧版本中的符号链接应原样保留为符号链接
+    Given 已安装技能 "git-commit" 中有文件 "scripts/run.sh" 与如下符号链接
+      | link   | target         |
+      | run    | scripts/run.sh |
+      | shared | <外部目录>     |
+    And 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并结果依次为描述如下的 SKILL.md
+      | description |
+      | 合并结果    |
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper → git-commit"
+    And 技能 "git-commit" 的旧版本中这些符号链接也应原样保留，不被跟随复制
+    And 已安装技能 "git-commit" 中的这些符号链接应原样保留，不被跟随复制
+
+  @SKL-035
+  Scenario: 导入器的结果为冲突给出已安装技能与导入源技能各自的目录
+    Given 导入源目录中的技能
+      | name       | description           |
+      | git-commit | Another way to commit |
+    When 直接调用导入器导入 `<源目录>`
+    Then 导入结果中的冲突 "git-commit" 应给出已安装技能的目录与导入源中该技能的目录
+    And 已安装技能 "git-commit" 的描述仍应为 "Write conventional commits"
+    And 导入器不应询问模型
+
+  @SKL-036
+  Scenario Outline: 相似度回答的其他写法：原实现的字段别名与混入的无效条目 — <情形>
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型对相似度的回答为
+      """
+      <回答>
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应包含 "  - commit-helper ~ git-commit: Both write commit messages" 与 "    --merge=commit-helper:git-commit"
+    And 技能 "commit-helper" 不应被安装
+
+    Examples:
+      | 情形                           | 回答                                                                                                              |
+      | 用 target 与 similarity 字段   | {"similar": [{"target": "git-commit", "similarity": "Both write commit messages"}]}                               |
+      | 有效条目之前有不是对象的条目   | {"similar": ["git-commit", null, 7, {"name": "git-commit", "reason": "Both write commit messages"}]}              |
+      | 有效条目之前有未安装的技能     | {"similar": [{"name": "pr-summary", "reason": "Both write text"}, {"name": "git-commit", "reason": "Both write commit messages"}]} |
+
+  @SKL-037
+  Scenario: `--merge` 写入的 SKILL.md 是模型回复去掉首尾空白后以一个换行结尾
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并结果为描述 "合并结果" 的 SKILL.md，前后带有空行与空格
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper → git-commit"
+    And 已安装技能 "git-commit" 的 SKILL.md 应为该合并结果去掉首尾空白，以一个换行结尾
+
+  @SKL-038
+  Scenario: 同一天的旧版本编号接在当天最大的编号之后，超过 099 也不重复
+    Given 技能 "git-commit" 已有今天（UTC）的旧版本 "098、099、100"
+    And 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并结果依次为描述如下的 SKILL.md
+      | description |
+      | 合并结果    |
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper → git-commit"
+    And 技能 "git-commit" 今天（UTC）的旧版本应为 "098、099、100、101"，其中 "101" 的描述为 "Write conventional commits"
+
+  @SKL-039
+  Scenario: 复制中途被强行终止的导入不留下半个技能，再次导入时照常完成
+    Given 导入源目录中的技能
+      | name     | description     |
+      | lint-fix | Fix lint errors |
+    And 导入源技能 "lint-fix" 中还有一个 16 MB 的文件 "data/corpus.bin"
+    When 另一个进程导入 "lint-fix"，在技能目录中出现第一个新条目时被强行终止
+    Then 技能 "lint-fix" 应要么未被安装，要么已与导入源完全相同
+    When 用技能导入器执行 `skill:import <源目录> --continue=lint-fix`
+    Then 已安装技能 "lint-fix" 的文件应与导入源中的完全相同
+    And 技能目录中不以 "." 开头的条目应恰好为 "git-commit、lint-fix"
+
+  @SKL-040
+  Scenario: 删除不了的最早旧版本不妨碍合并，记录一条指出该版本的警告
+    Given 技能 "git-commit" 已有 20 个旧版本 `2026-01-01-001` 至 `2026-01-01-020`
+    And 技能 "git-commit" 的旧版本 "2026-01-01-001" 中的 SKILL.md 无法删除
+    And 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并结果依次为描述如下的 SKILL.md
+      | description |
+      | 合并结果    |
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper → git-commit"
+    And 已安装技能 "git-commit" 的描述应为 "合并结果"
+    And `synapse.*` 日志应有 1 条警告，提到 "2026-01-01-001"
+
+  @SKL-042
+  Scenario: 相似检查中已安装技能的描述只去掉首尾的引号与空白，文字本身原样
+    Given 技能目录中还有 SKILL.md 为如下内容的技能 "xml-lint"
+      """
+      ---
+      description: 'XML linting, as XSLTX'
+      ---
+      """
+    And 导入源目录中的技能
+      | name     | description     |
+      | lint-fix | Fix lint errors |
+    And 模型对相似度的回答为
+      """
+      {"similar": []}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
+    And 模型应被询问 1 次，请求中包含 "xml-lint: XML linting, as XSLTX" 与 "git-commit: Write conventional commits"
+
+  @SKL-043
+  Scenario: 技能目录拒绝新建条目时导入的技能列入 Skipped 并记录错误，命令照常结束
+    Given 导入源目录中的技能
+      | name     | description     |
+      | lint-fix | Fix lint errors |
+    And 技能目录拒绝新建任何条目
+    When 用技能导入器执行 `skill:import <源目录> --continue=lint-fix`
+    Then `skill:import` 的 stdout 应为 "Skipped: lint-fix"
+    And 已安装的技能应只有 "git-commit"
+    And `synapse.*` 日志应有 1 条错误，提到 "lint-fix"
+
+  @SKL-044
+  Scenario: 名称长达 250 个字符的技能照常导入
+    Given 导入源目录中还有一个名称长 250 个字符的技能
+    And 模型对相似度的回答为
+      """
+      {"similar": []}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: " 加上这个 250 个字符的名称，已安装的 SKILL.md 与导入源中的相同

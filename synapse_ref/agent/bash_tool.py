@@ -21,14 +21,30 @@ SHELL = "/bin/bash"
 KILL_GRACE_SECONDS = 1.0
 BASH_TOOL_SCHEMA: Mapping[str, Any] = {
     "name": "Bash",
-    "description": "Run a shell command in the working directory; its standard output is the result.",
+    "description": "Run a shell command in the working directory; the result is its output and error output.",
     "parameters": {
         "type": "object",
         "properties": {"command": {"type": "string", "description": "The command line to run"}},
         "required": ["command"],
     },
 }
-COMMAND_NOT_FOUND_STATUS = 127
+NO_OUTPUT = "(Command executed successfully with no output)"
+HELP_HINT = (
+    'Self-description: The command failed. Next step: run `Bash(command="{command} --help")` to learn usage, '
+    "then retry with valid arguments."
+)
+UNKNOWN_TOOL_CORRECTION = (
+    '\n\nCORRECTION: You can ONLY call the "Bash" tool. To use "{name}", call Bash with command parameter:\n'
+    'Bash(command="{name} <args>")\n\nExample: Bash(command="read ./README.md")'
+)
+COMMAND_NOT_FOUND_HINTS = ("unknown tool", "command not found", "unknown command")
+INVALID_USAGE_HINTS = (
+    "usage:",
+    "requires a number argument",
+    "must be a non-negative number",
+    "unexpected argument:",
+    "invalid parameters",
+)
 GROUP_EXIT_CHECKS = 200
 GROUP_EXIT_CHECK_INTERVAL = 0.01
 
@@ -147,18 +163,35 @@ def _group_running(pgid: int) -> bool:
     return False
 
 
-def _outcome(run: CommandRun) -> ToolOutcome:
+def _failure_category(stderr: str) -> str:
+    """The original's reading of a failed command's ``stderr``: a missing command or a usage message is a
+    misuse of the tools (counted towards the consecutive-failure stop), anything else an execution error."""
+    text = stderr.lower()
+    if any(hint in text for hint in COMMAND_NOT_FOUND_HINTS):
+        return "command_not_found"
+    if any(hint in text for hint in INVALID_USAGE_HINTS):
+        return "invalid_usage"
+    return "execution_error"
+
+
+def _outcome(command: str, run: CommandRun) -> ToolOutcome:
+    """What the model sees, as the original words it: stdout, then ``[stderr]`` and the error output; a
+    failure adds ``Command failed with exit code N`` and a hint to read the command's ``--help``."""
+    output = "\n\n".join(
+        part for part in (run.stdout, f"[stderr]\n{run.stderr}" if run.stderr else "") if part
+    )
     if run.exit_code == 0:
-        return ToolOutcome(output=run.stdout, message=f"[stderr]\n{run.stderr}" if run.stderr else "")
-    category = "command_not_found" if run.exit_code == COMMAND_NOT_FOUND_STATUS else "execution_error"
-    message = f"Command exited with code {run.exit_code}"
-    if run.stderr:
-        message += f"\n[stderr]\n{run.stderr}"
+        return ToolOutcome(output=output or NO_OUTPUT)
+    # Unlike the original, a failure without output is not called a success: its output stays empty.
+    hint = HELP_HINT.format(command=command.split()[0])
+    category = _failure_category(run.stderr)
+    if category != "execution_error":
+        output = "\n\n".join(part for part in (output, hint) if part)
     return ToolOutcome(
         is_error=True,
-        output=run.stdout,
-        message=message,
-        brief="Command not found" if category == "command_not_found" else "Command failed",
+        output=output,
+        message=f"Command failed with exit code {run.exit_code}\n\n{hint}",
+        brief="Bash command failed",
         extras={"failureCategory": category},
     )
 
@@ -180,11 +213,11 @@ class ShellTool:
         except OSError as error:  # no shell, or the working directory is gone
             return ToolOutcome(
                 is_error=True,
-                message=f"Cannot run the command: {error}",
-                brief="Command failed",
+                message=f"Command execution failed: {error}",
+                brief="Command execution failed",
                 extras={"failureCategory": "execution_error"},
             )
-        return _outcome(run)
+        return _outcome(command, run)
 
     async def execute_unsandboxed(self, command: str, cwd: str) -> CommandRun:
         return await run_command(command, cwd, grace=self._grace)
@@ -211,14 +244,16 @@ class BashToolset:
         if name != "Bash":
             return ToolOutcome(
                 is_error=True,
-                message=f"Unknown tool: {name}",
+                message=f"Unknown tool: {name}{UNKNOWN_TOOL_CORRECTION.format(name=name)}",
                 brief="Unknown tool",
                 extras={"failureCategory": "command_not_found"},
             )
         try:
             args = json.loads(str(tool_call.get("arguments") or "{}"))
         except ValueError as error:
-            return _usage_error(f"Invalid parameters: the arguments are not JSON ({error})")
+            return _usage_error(
+                f"Invalid parameters: tool arguments must be valid JSON. Parse error: {error}"
+            )
         if not isinstance(args, dict):
             return _usage_error("Invalid parameters: the arguments must be a JSON object")
         return await self._bash.call(args)

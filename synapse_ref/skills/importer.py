@@ -162,8 +162,10 @@ class SkillImporter:
 
     # -- the three ways in -------------------------------------------------------------------------------
     def _copy(self, name: str, source: Path, target: Path, result: dict[str, Any]) -> None:
-        """Copy into a temporary sibling first, so a failed copy leaves no half-installed skill."""
-        staging = target.with_name(f".{name}.importing")
+        """Copy into a hidden sibling first, so a failed or killed copy leaves no half-installed skill; a
+        leftover of an interrupted import is cleared first.  The sibling's name keeps at most 200
+        characters of the skill's, so it stays within ``NAME_MAX`` (255) for the longest names."""
+        staging = target.with_name(f".{name[:200]}.importing")
         try:
             shutil.rmtree(staging, ignore_errors=True)
             shutil.copytree(source, staging, ignore=shutil.ignore_patterns(VERSIONS_DIR), symlinks=True)
@@ -257,4 +259,8 @@ class SkillImporter:
         shutil.copytree(skill, versions / version, ignore=shutil.ignore_patterns(VERSIONS_DIR), symlinks=True)
         kept = sorted((p for p in versions.iterdir() if p.is_dir()), key=lambda p: p.name, reverse=True)
         for stale in kept[_max_versions(os.environ) :]:
-            shutil.rmtree(stale, ignore_errors=True)
+            # Housekeeping: a version that cannot be removed must not undo the merge, but is reported.
+            try:
+                shutil.rmtree(stale)
+            except OSError as error:
+                logger.warning("Could not remove the old version %s of %s: %s", stale.name, skill.name, error)
