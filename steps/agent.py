@@ -1890,6 +1890,40 @@ def agent_history_to_sanitize(agent_world: AgentWorld, docstring: str) -> None:
     agent_world.seed_history = json.loads(docstring)
 
 
+@given(parsers.re(r"^待清洗的历史为合规的一轮工具调用之后依次接上 `(?P<entries>.+)`$"))
+def agent_history_after_valid_round(agent_world: AgentWorld, entries: str) -> None:
+    """Entries 1-4 are a user request, a one-call round with its result and the assistant's answer."""
+    agent_world.seed_history = [
+        _text("user", "List files"),
+        {
+            "role": "assistant",
+            "content": [],
+            "toolCalls": [{"id": "good-1", "name": "Bash", "arguments": '{"command":"ls"}'}],
+        },
+        {"role": "tool", "content": [{"type": "text", "text": "a.txt"}], "toolCallId": "good-1"},
+        _text("assistant", "Found a.txt"),
+        *json.loads(entries),
+    ]
+
+
+@given(
+    parsers.re(r"^待清洗的历史以一轮工具调用开始，其 toolCalls 为 `(?P<calls>.+)`，每个调用都有 tool 结果$")
+)
+def agent_history_starting_with_round(agent_world: AgentWorld, calls: str) -> None:
+    """A user request, the round (its results in call order; a call that is no object is answered by
+    itself as the id) and the assistant's answer."""
+    tool_calls = json.loads(calls)
+    agent_world.seed_history = [
+        _text("user", "List files"),
+        {"role": "assistant", "content": [], "toolCalls": tool_calls},
+        *(
+            {"role": "tool", "content": [], "toolCallId": call["id"] if isinstance(call, dict) else call}
+            for call in tool_calls
+        ),
+        _text("assistant", "Done"),
+    ]
+
+
 @when("直接执行 `sanitizeToolProtocolHistory(messages)`")
 def agent_sanitize_directly(agent_world: AgentWorld) -> None:
     seed = copy.deepcopy(agent_world.seed_history)

@@ -488,6 +488,57 @@ def ctx_when_offload_with_few_descriptors(
         ctx_when_offload(ctx_state, synapse)
 
 
+@when(
+    parsers.parse(
+        "在实现进程只能写入 `{size:d}` 字节以内的文件且只能再打开 `{headroom:d}` 个文件时调用 "
+        "`offloadIfNeeded(messages)`"
+    )
+)
+def ctx_when_offload_with_both_limits(
+    ctx_state: CtxState, synapse: contract.Implementation, size: int, headroom: int
+) -> None:
+    """Each failed save must release its descriptor too: a leak fails the saves after it."""
+    _ctx_storage(ctx_state, synapse)
+    limit = probes.lowest_free_descriptor(synapse) + headroom
+    with (
+        probes.resource_limit(synapse, probes.RLIMIT_NOFILE, limit),
+        probes.resource_limit(synapse, probes.RLIMIT_FSIZE, size),
+    ):
+        ctx_when_offload(ctx_state, synapse)
+
+
+@given(
+    parsers.parse(
+        "历史为 `{big:d}` 条各 `{big_length:d}` 个字符、`{small:d}` 条各 `{small_length:d}` 个字符的 "
+        "tool 消息加一条 user 消息"
+    )
+)
+def ctx_given_two_sizes_of_tool_messages(
+    ctx_state: CtxState, big: int, big_length: int, small: int, small_length: int
+) -> None:
+    tools = [
+        _ctx_text_message("tool", f"{n:03d}".ljust(length, "x"))
+        for n, length in enumerate([big_length] * big + [small_length] * small)
+    ]
+    ctx_state.messages = [*tools, _ctx_text_message("user", "继续")]
+
+
+@then(parsers.parse("前 `{kept:d}` 条消息应保持原文，其后的 tool 消息都应被卸载且文件内容完整"))
+def ctx_then_first_kept_rest_offloaded(ctx_state: CtxState, kept: int) -> None:
+    result = _ctx_result(ctx_state)
+    assert result.messages[:kept] == ctx_state.snapshot[:kept], (
+        f"the first {kept} messages, whose files could not be written whole, should stay as they were"
+    )
+    for index, message in enumerate(ctx_state.snapshot[kept:], start=kept):
+        if message.get("role") != "tool":
+            continue
+        path = _ctx_reference_path(result.messages[index])
+        assert path is not None, f"message {index + 1} should have been offloaded (a save before it leaked?)"
+        assert Path(path).read_text(encoding="utf-8") == _ctx_text(message), (
+            f"the offload file of message {index + 1} should hold its whole text"
+        )
+
+
 @then(parsers.parse("`offloadedCount` 应为 `{count:d}`"))
 def ctx_then_offloaded_count(ctx_state: CtxState, count: int) -> None:
     result = _ctx_result(ctx_state)
@@ -1631,6 +1682,30 @@ def ctx_then_file_kinds(ctx_state: CtxState, first: int, second: int) -> None:
         assert path is not None and Path(path).suffix == suffix, (
             f"message {number} should go to a {suffix} file"
         )
+
+
+@then(parsers.re(r"第 `(?P<number>\d+)` 条消息应卸载为 `(?P<suffix>\.json|\.txt)` 文件"))
+def ctx_then_file_kind(ctx_state: CtxState, number: str, suffix: str) -> None:
+    result = _ctx_result(ctx_state)
+    index = int(number) - 1
+    _ctx_assert_offloaded(ctx_state, index)
+    path = _ctx_reference_path(result.messages[index])
+    assert path is not None and Path(path).suffix == suffix, (
+        f"message {number} should go to a {suffix} file (JSON.parse decides: the whole text, not a "
+        f"prefix, must be JSON), got {path}"
+    )
+
+
+@then(parsers.parse("每个卸载文件都应命名为互不相同的随机 UUID（版本 4）加扩展名 `{suffix}`"))
+def ctx_then_offload_names(ctx_state: CtxState, suffix: str) -> None:
+    names = sorted(p.name for p in ctx_state.offloaded_dir.iterdir() if p.is_file())
+    assert names, "scenario data: something should have been offloaded"
+    wrong = [name for name in names if not probes.is_uuid4_file_name(name, suffix)]
+    assert not wrong, (
+        f"offload files are named <random UUID v4>{suffix} (8-4-4-4-12 lowercase hex digits, version 4, "
+        f"variant 8/9/a/b), as the original's randomUUID() gives: {wrong}"
+    )
+    assert len({name.split(".")[0] for name in names}) == len(names), f"the UUIDs must differ: {names}"
 
 
 @then("每个卸载文件都应只有所有者可读写（权限 `0600`）")

@@ -64,6 +64,7 @@ class ReaderContext:
     failures: list[str] = field(default_factory=list)
     warnings_failures: list[str] = field(default_factory=list)
     built: contract.ConversationReader | None = None
+    tail_first_line: int = 0
 
     @property
     def reader(self) -> contract.ConversationReader:
@@ -1162,6 +1163,100 @@ def reader_generated_ids_distinct(reader_ctx: ReaderContext) -> None:
     ids = [t.id for t in reader_ctx.result_turns("read")]
     assert all(isinstance(i, str) and i for i in ids), f"every turn id must be a non-empty string, got {ids}"
     assert len(set(ids)) == len(ids), f"turn ids must differ from each other, got {ids}"
+
+
+@then(parsers.parse("应依次为第 `{numbers}` 行各记录一条 warning 日志，日志写明该行的行号"))
+def reader_warned_line_numbers(reader_ctx: ReaderContext, numbers: str) -> None:
+    expected = [int(n) for n in numbers.split(",")]
+    messages = [r.getMessage() for r in reader_ctx.warnings]
+    named = [[int(n) for n in re.findall(r"(?<![\w.])\d+(?![\w.])", m)] for m in messages]
+    assert len(messages) == len(expected) and all(
+        line in found for line, found in zip(expected, named, strict=True)
+    ), f"one WARNING per skipped line, in file order, each naming its line number {expected}; got {messages}"
+
+
+@given(parsers.re(r"^会话文件内容为 `(?P<text>[\s\S]*)`（`\\s`、`\\t`、`\\r` 表示空格、制表符与回车）$"))
+def reader_file_escaped(reader_ctx: ReaderContext, text: str) -> None:
+    """Line breaks come from the table cell's ``\\n``; the whitespace a cell would trim is written escaped."""
+    text = text.replace("\\s", " ").replace("\\t", "\t").replace("\\r", "\r")
+    reader_ctx.lines = text.split("\n")
+    reader_ctx.trailing_newline = False
+    reader_ctx.write()
+
+
+@then(parsers.parse("返回的 turn 应依次为 id 为 `{ids}` 的行"))
+def reader_turns_of_lines(reader_ctx: ReaderContext, ids: str) -> None:
+    expected = [i.strip() for i in ids.split(",")]
+    got = [t.id for t in reader_ctx.result_turns("read")]
+    assert got == expected, f"read must return one turn per valid line {expected}, got {got}"
+
+
+_MIB = 1 << 20
+
+
+@given(
+    parsers.parse(
+        "一个大于 {mib:d} MiB 的会话文件：中文对话行中有一行中文长行跨过第 {cut:d} MiB 字节，"
+        "文件以下列各行结束且末尾没有换行"
+    )
+)
+def reader_big_cjk_file(reader_ctx: ReaderContext, mib: int, cut: int, docstring: str) -> None:
+    """The byte at ``cut`` MiB falls inside a three-byte character of the long line, past its start."""
+    boundary = cut * _MIB
+    lines: list[str] = []
+    size = 0
+    while size < boundary - 4096:
+        role = "user" if len(lines) % 2 == 0 else "assistant"
+        line = json.dumps({"role": role, "content": f"第{len(lines)}行：" + "汉字" * 60}, ensure_ascii=False)
+        lines.append(line)
+        size += len(line.encode("utf-8")) + 1
+    head = '{"role":"assistant","content":"'
+    pad = (boundary - size - len(head) - 1) % 3  # then the boundary is one byte into a character
+    lines.append(head + "x" * pad + "跨" * 3000 + '"}')
+    assert (boundary - size - len(head) - pad) % 3 == 1 and size + len(lines[-1].encode()) > boundary
+    reader_ctx.tail_first_line = len(lines) + 1
+    lines.extend(docstring.split("\n"))
+    reader_ctx.lines = lines
+    reader_ctx.trailing_newline = False
+    path = reader_ctx.write()
+    assert path.stat().st_size > mib * _MIB
+
+
+@given(
+    parsers.parse("一个会话文件：第 2 行是一行超过 {mib:d} MiB 的中文长行，文件以下列各行结束且末尾没有换行")
+)
+def reader_huge_line_file(reader_ctx: ReaderContext, mib: int, docstring: str) -> None:
+    long_line = '{"role":"assistant","content":"' + "长" * (mib * _MIB // 3 + 1000) + '"}'
+    lines = ['{"role":"user","content":"请读这一行"}', long_line]
+    reader_ctx.tail_first_line = len(lines) + 1
+    lines.extend(docstring.split("\n"))
+    reader_ctx.lines = lines
+    reader_ctx.trailing_newline = False
+    reader_ctx.write()
+    assert len(long_line.encode("utf-8")) > mib * _MIB
+
+
+@then("每个合法的 user 与 assistant 行都应依次成为一个内容完整的 turn")
+def reader_every_valid_line_a_turn(reader_ctx: ReaderContext) -> None:
+    expected = []
+    for line in reader_ctx.lines:
+        data = _load_line(line)
+        if isinstance(data, dict) and data.get("role") in ("user", "assistant"):
+            assert isinstance(data["content"], str), "scenario data: text content only"
+            expected.append((data["role"], data["content"]))
+    got = [(t.role, t.content) for t in reader_ctx.result_turns("read")]
+    if got != expected:
+        diff = next(i for i, pair in enumerate(zip(got, expected, strict=False)) if pair[0] != pair[1])
+        raise AssertionError(
+            f"expected {len(expected)} turns, one per valid line with its whole content, got {len(got)}; "
+            f"first difference at turn {diff + 1}: {got[diff]!r:.200} instead of {expected[diff]!r:.200}"
+        )
+
+
+@then(parsers.parse("应依次为末尾第 `{numbers}` 行各记录一条 warning 日志，日志写明该行在文件中的行号"))
+def reader_warned_tail_line_numbers(reader_ctx: ReaderContext, numbers: str) -> None:
+    first = reader_ctx.tail_first_line
+    reader_warned_line_numbers(reader_ctx, ",".join(str(first + int(n) - 1) for n in numbers.split(",")))
 
 
 @then(parsers.parse("应为 {count:d} 个缺少 toolCallId 的 tool 行各记录一条 warning 日志"))

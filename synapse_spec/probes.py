@@ -17,6 +17,7 @@ import fcntl
 import logging
 import multiprocessing
 import os
+import re
 import resource as resource_module
 import signal
 import stat
@@ -36,6 +37,15 @@ from synapse_spec.remote import RemoteImplementation, server_of
 
 T = TypeVar("T")
 NOT_APPLICABLE = "not applicable: "
+
+
+_UUID4 = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")
+
+
+def is_uuid4_file_name(name: str, suffix: str) -> bool:
+    """Whether ``name`` is a random (version 4, RFC 4122 variant) UUID in its canonical lowercase form
+    followed by ``suffix``: the name ``crypto.randomUUID()`` or ``uuid.uuid4()`` gives a file."""
+    return name.endswith(suffix) and _UUID4.fullmatch(name[: -len(suffix)]) is not None
 
 
 def implementation_pid(synapse: object) -> int:

@@ -30,6 +30,7 @@ Feature: 清洗后的历史对任意输入都符合工具协议
       | arguments 含 -Infinity   | [{"id": "inf-call", "name": "Bash", "arguments": "{\"x\": [1, -Infinity]}"}]                                              | ["inf-call"]     |
       | arguments 嵌套极深       | [{"id": "deep-call", "name": "Bash", "arguments": "{\"x\": <[ 重复 100000 次><] 重复 100000 次>}"}]                     | ["deep-call"]    |
       | 与更早一轮的 id 相同     | [{"id": "good-call-1", "name": "Bash", "arguments": "{}"}]                                                                 | ["good-call-1"]  |
+      | 多个调用之一与更早一轮的 id 相同 | [{"id": "fresh-call", "name": "Bash", "arguments": "{}"}, {"id": "good-call-1", "name": "Read", "arguments": "{}"}]      | ["fresh-call", "good-call-1"] |
       | arguments 的数超出浮点范围 | [{"id": "huge-call", "name": "Bash", "arguments": "{\"x\": 1e999}"}]                                                    | ["huge-call"]    |
 
   @AGT-050

@@ -5,7 +5,8 @@ Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
   kept messages) and its environment variables, read when
   the orchestrator is created (an invalid or non-positive value falls back to the default), and run the
   orchestrator once with its real ContextManager and ContextCompactor. They also pin the original's file
-  naming of offloaded results (`.json` when the output parses as JSON, else `.txt`). The summary request
+  naming of offloaded results (`.json` when the whole output parses as JSON, as `JSON.parse` decides,
+  else `.txt`, so a text that only starts with a JSON value is `.txt`). The summary request
   asks for at most `ceil(targetTokens * 1.2)` tokens, so a target that is not a multiple of 5 tells ceil
   from round.
 
@@ -66,3 +67,22 @@ Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
     When 调用 `offloadIfNeeded(messages)`
     Then 第 `1` 条消息应卸载为 `.json` 文件，第 `2` 条应卸载为 `.txt` 文件
     And 每个卸载文件都应只有所有者可读写（权限 `0600`）
+
+  @CTX-065
+  Scenario Outline: 卸载文件的扩展名取决于整段输出能否按 JSON 解析 — <输出类型>
+    Given 一个每字符计 1 token 的计数器与一个空的会话 offload 目录
+    And ContextManager 参数为 `scanRatio=1` 与 `minChars=50`
+    And 历史消息为:
+      | role | text   | repeat |
+      | tool | <输出>   | 1      |
+      | user | 继续     | 1      |
+    And 当前 token 超过 offload 阈值
+    When 调用 `offloadIfNeeded(messages)`
+    Then 第 `1` 条消息应卸载为 `<扩展名>` 文件
+
+    Examples:
+      | 输出类型              | 输出                                                                          | 扩展名   |
+      | 含单独代理项转义的 JSON 对象 | {"path": "\ud800", "note": "a lone surrogate escape, which JSON.parse accepts"} | .json |
+      | JSON 对象后跟换行        | {"path": "\ud800", "note": "the same object followed by a newline"}\n        | .json |
+      | 以数字开头的多行文本        | 1 passed\n2 failed\n3 skipped in tests/test_offload_storage.py              | .txt  |
+      | 以 JSON 数组开头的文本     | [1, 2, 3] are the ids of the tests that failed in this run                  | .txt  |

@@ -4,7 +4,7 @@ Feature: 多片段 tool 消息的卸载与恢复
   parts joined with a newline (other parts are ignored), and a reference is found in the first text part
   even after a non-text part, with or without a space after `Tool result is at:`. A tool message whose
   file cannot be written whole (a full disk) stays as it was, no partial file is left behind, and saving
-  leaves no file descriptor open.
+  leaves no file descriptor open, also when the write fails.
 
   @CTX-034
   Scenario: 多个文本片段的 tool 消息卸载后文件内容为各片段以换行连接
@@ -97,3 +97,14 @@ Feature: 多片段 tool 消息的卸载与恢复
     And 当前 token 超过 offload 阈值
     When 在实现进程只能再打开 `16` 个文件时调用 `offloadIfNeeded(messages)`
     Then `offloadedCount` 应为 `40`
+    And 每个卸载文件都应命名为互不相同的随机 UUID（版本 4）加扩展名 `.txt`
+
+  @CTX-069
+  Scenario: 写入失败的卸载也不泄漏文件描述符，其后的 tool 消息照常卸载
+    Given 一个每字符计 1 token 的计数器与一个空的会话 offload 目录
+    And ContextManager 参数为 `scanRatio=1` 与 `minChars=50`
+    And 历史为 `20` 条各 `300` 个字符、`20` 条各 `100` 个字符的 tool 消息加一条 user 消息
+    And 当前 token 超过 offload 阈值
+    When 在实现进程只能写入 `250` 字节以内的文件且只能再打开 `8` 个文件时调用 `offloadIfNeeded(messages)`
+    Then `offloadedCount` 应为 `20`
+    And 前 `20` 条消息应保持原文，其后的 tool 消息都应被卸载且文件内容完整

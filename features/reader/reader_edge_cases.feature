@@ -221,3 +221,61 @@ Feature: ConversationReader 的窗口、标识与格式边界
     When 对同一会话执行 `summarize`
     And 把 tool 行的文本加长 40 个字符后再次执行 `summarize`
     Then 两次的 `estimatedTokens` 应相差 40
+
+  @RDR-056
+  Scenario: 行自带的 id 与生成的 id 同形时，生成的 id 仍与其它 turn 的 id 互不相同
+    # A line's own id is kept as it is; an id made up for a line without a usable one (empty, a number)
+    # must still differ from it, whether the line with that id comes before or after, and also for the
+    # turn of consecutive tool lines.
+    Given 会话文件内容如下
+      """
+      {"id":"turn-3","role":"user","content":"第一个问题"}
+      {"id":"","role":"assistant","content":"第一个回答"}
+      {"id":42,"role":"user","content":"第二个问题"}
+      {"id":"turn-2","role":"assistant","content":"第二个回答","toolCalls":[{"id":"c-1","name":"bash","arguments":"{}"}]}
+      {"role":"tool","content":"3 passing","toolCallId":"c-1"}
+      {"id":"turn-5","role":"assistant","content":"完成"}
+      {"id":"turn-5-2","role":"user","content":"谢谢"}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 各 turn 的 id 应为
+      | role      | id       |
+      | user      | turn-3   |
+      | assistant | (生成)   |
+      | user      | (生成)   |
+      | assistant | turn-2   |
+      | user      | (生成)   |
+      | assistant | turn-5   |
+      | user      | turn-5-2 |
+    And 生成的 id 应为非空字符串且与其它 turn 的 id 互不相同
+
+  @RDR-060
+  Scenario: 内容块中数字形式的工具调用 id、名称与 tool_use_id 按文本返回
+    # The contract's ids and names are strings; a transcript written by another tool may hold numbers there.
+    Given 会话文件内容如下
+      """
+      {"id":"a1","role":"assistant","content":[{"type":"text","text":"Listing."},{"type":"tool_use","id":7,"name":"bash","input":{"command":"ls"}},{"type":"tool_use","id":"t-2","name":5,"input":{}}]}
+      {"id":"u1","role":"user","content":[{"type":"tool_result","tool_use_id":7,"content":"a.txt"},{"type":"tool_result","tool_use_id":"t-2","content":"done"}]}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 助手 turn 的 `toolCalls` 应包含解析后的参数
+      | id  | name | input             |
+      | 7   | bash | {"command": "ls"} |
+      | t-2 | 5    | {}                |
+    And `role: "tool"` 行应作为工具结果挂到紧随其后的 user turn 上
+      | turn | toolUseId | content |
+      | 2    | 7         | a.txt   |
+      | 2    | t-2       | done    |
+
+  @RDR-061
+  Scenario: 多行工具结果以空行开头且第二行放不下时，只保留这一空行加单独一行的 `...`
+    # As the original's line-by-line loop does: the empty first line fits, the long line after it does not.
+    Given 设置 `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 为 "30"
+    And 工具结果为以下多行文本
+      """
+
+      LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL
+      end
+      """
+    When 执行 `compact()`
+    Then `[Result]` 应为前 1 行加上单独一行的 `...`

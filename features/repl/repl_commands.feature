@@ -1,11 +1,11 @@
 @repl @beyond-seed
 Feature: REPL 斜杠命令的分派与输出
   `handle(line)` 只处理以 `/` 开头的输入（去掉首尾空白、不区分大小写），其余输入交给模型。
-  `/cost`、`/skills`、`/tools` 的输出按原实现逐行给出（参考说明中的原文）；runner 与工具来源都是替身，
+  `/cost`、`/skills`、`/tools` 与 `/compact` 的输出按原实现逐行给出（参考说明中的原文）；runner 与工具来源都是替身，
   技能目录是注入的 `<SYNAPSE_HOME>/skills`。
 
   `handle(line)` handles only input starting with `/` (trimmed, case-insensitive); any other input goes to
-  the model. The output of `/cost`, `/skills` and `/tools` is pinned line by line as the original prints it
+  the model. The output of `/cost`, `/skills`, `/tools` and `/compact` is pinned line by line as the original prints it
   (the reference notes' texts); the runner and the tool source are doubles, and the skills directory is the
   injected `<SYNAPSE_HOME>/skills`.
 
@@ -288,4 +288,41 @@ Feature: REPL 斜杠命令的分派与输出
         legacy
           Caf� helper
           versions: (none)
+      """
+
+  @REPL-043
+  Scenario: `/compact` 异常时按原实现的文字输出失败原因
+    Given `forceCompact()` 抛出异常
+    And 异常 message 为 "disk full"
+    When 执行 `/compact`
+    Then 输出应逐行为:
+      """
+      ❌ 压缩失败：disk full
+      """
+
+  @REPL-044
+  Scenario Outline: `/compact` 未压缩时按原实现的文字说明原因 — <情形>
+    Given <runner>
+    When 执行 `/compact`
+    Then 输出应逐行为:
+      """
+      <输出>
+      """
+
+    Examples:
+      | 情形        | runner                                   | 输出                        |
+      | 压缩失败      | `forceCompact()` 返回 `success=false`          | ❌ 压缩失败，保持原历史不变          |
+      | 无需压缩      | `forceCompact()` 返回 `freedTokens=0` 且前后 token 相同 | ✅ 无需压缩：历史消息较短或已足够精简      |
+      | 异常没有 message | `forceCompact()` 抛出没有 message 的 `TimeoutError` | ❌ 压缩失败：TimeoutError       |
+
+  @REPL-045
+  Scenario: `/compact` 成功时按原实现的文字与千位分隔符输出两行统计
+    Given `forceCompact()` 返回 `success=true` 且释放了 token
+      | previousTokens | currentTokens | freedTokens | deletedFiles |
+      | 1234567        | 20000         | 1214567     | 3            |
+    When 执行 `/compact`
+    Then 输出应逐行为:
+      """
+      ✅ 压缩完成：1,234,567 → 20,000 tokens
+      释放 1,214,567 tokens，删除 3 个卸载文件
       """

@@ -208,10 +208,12 @@ class ConversationReader:
         pending_results: list[ToolResult] = []
         pending_raw: list[Any] = []
         pending_id = ""
+        generated: list[int] = []  # the turns whose id is made up, by index
 
         def flush() -> None:
             nonlocal pending_results, pending_raw
             if pending_results:
+                generated.append(len(turns))
                 turns.append(
                     ConversationTurn(
                         id=pending_id,
@@ -241,7 +243,11 @@ class ConversationReader:
                 if pending_results:
                     flush()
                 turns.append(self._turn(line, role, number))
+                if type(line.id) is not str or not line.id:
+                    generated.append(len(turns) - 1)
         flush()
+        if generated:
+            _set_apart_generated_ids(turns, generated)
         return turns
 
     def _decode_block(self, block: bytes, first: int) -> tuple[Iterable[int], list[_Line], int]:
@@ -534,6 +540,26 @@ def _lines_are_delimited(block: bytes) -> bool:
     of the file may lack its newline; the first line of the block must open an object.
     """
     return block[:1] == b"{" and _UNDELIMITED_NEWLINE.search(block) is None
+
+
+def _set_apart_generated_ids(turns: list[ConversationTurn], generated: list[int]) -> None:
+    """A made-up id ``turn-<line>`` can equal the id another line gives itself (``"id": "turn-7"``);
+    such a made-up id gets the first free ``-<n>`` suffix, so it differs from every other turn's id
+    while the ids the lines give stay as they are."""
+    ids = [turn.id for turn in turns]
+    taken = set(ids)
+    if len(taken) == len(ids):  # the usual case: made-up ids never equal each other
+        return
+    made_up = set(generated)
+    given = {ids[i] for i in range(len(ids)) if i not in made_up}
+    for index in generated:
+        turn = turns[index]
+        if turn.id in given:
+            suffix = 2
+            while f"{turn.id}-{suffix}" in taken:
+                suffix += 1
+            turn.id = f"{turn.id}-{suffix}"
+            taken.add(turn.id)
 
 
 def _line_blocks(path: Path) -> Iterator[bytes]:

@@ -1,0 +1,82 @@
+@context @beyond-seed
+Feature: 前面有条目被删除时，清洗仍按整个历史判断工具调用 id 是否重复
+  A tool-call id must be unique in the whole history, not only within its round. A resumed history that
+  needs a repair early on (a stray tool result as its first entry) is checked round by round from there:
+  a round kept after that repair still claims its ids, so a later round reusing one of them, whether it
+  has one call or several, is removed with its results, and the rounds that reuse nothing stay. A round
+  that opens the history is answered only by the results right after it, not by one at the very end.
+
+  恢复的历史开头就需要修复（第一条是不回答任何调用的 tool 消息）时，其后的每一轮仍要与之前保留的所有轮
+  比较 id：之后重复使用已保留一轮的 id 的一轮（单个调用或多个调用）连同其 tool 结果被移除，没有重复的轮保留。
+
+  @CTX-066
+  Scenario: 第一条就被删除的历史中，重复使用已保留一轮 id 的后续各轮被整轮移除
+    Given 待清洗的历史为:
+      """json
+      [
+        {"role": "tool", "content": [{"type": "text", "text": "上次中断留下的结果"}], "toolCallId": "ghost"},
+        {"role": "user", "content": [{"type": "text", "text": "开始"}]},
+        {"role": "assistant", "content": [], "toolCalls": [{"id": "call-a", "name": "Bash", "arguments": "{\"command\":\"ls\"}"}]},
+        {"role": "tool", "content": [{"type": "text", "text": "a.txt"}], "toolCallId": "call-a"},
+        {"role": "assistant", "content": [], "toolCalls": [{"id": "call-a", "name": "Bash", "arguments": "{}"}]},
+        {"role": "tool", "content": [{"type": "text", "text": "重复 id 的结果"}], "toolCallId": "call-a"},
+        {"role": "assistant", "content": [], "toolCalls": [{"id": "call-b", "name": "Bash", "arguments": "{}"}, {"id": "call-a", "name": "Read", "arguments": "{}"}]},
+        {"role": "tool", "content": [], "toolCallId": "call-b"},
+        {"role": "tool", "content": [], "toolCallId": "call-a"},
+        {"role": "assistant", "content": [], "toolCalls": [{"id": "call-c", "name": "Bash", "arguments": "{}"}, {"id": "call-d", "name": "Read", "arguments": "{}"}]},
+        {"role": "tool", "content": [{"type": "text", "text": "d"}], "toolCallId": "call-d"},
+        {"role": "tool", "content": [{"type": "text", "text": "c"}], "toolCallId": "call-c"},
+        {"role": "assistant", "content": [], "toolCalls": [{"id": "call-c", "name": "Bash", "arguments": "{}"}]},
+        {"role": "tool", "content": [], "toolCallId": "call-c"},
+        {"role": "assistant", "content": [{"type": "text", "text": "完成"}]},
+        {"role": "user", "content": [{"type": "text", "text": "继续"}]}
+      ]
+      """
+    When 直接执行 `sanitizeToolProtocolHistory(messages)`
+    Then 清洗结果应恰好为原历史的第 `2,3,4,10,11,12,15,16` 条，且报告历史已改变
+    And 清洗结果应符合严格的工具协议
+
+  @CTX-070
+  Scenario: 第一条是工具调用而其结果不在紧随其后而在历史末尾时，该轮与末尾的结果都被移除
+    Given 待清洗的历史为:
+      """json
+      [
+        {"role": "assistant", "content": [{"type": "text", "text": "先看看目录"}], "toolCalls": [{"id": "call-a", "name": "Bash", "arguments": "{\"command\":\"ls\"}"}]},
+        {"role": "user", "content": [{"type": "text", "text": "继续"}]},
+        {"role": "tool", "content": [{"type": "text", "text": "a.txt"}], "toolCallId": "call-a"}
+      ]
+      """
+    When 直接执行 `sanitizeToolProtocolHistory(messages)`
+    Then 清洗结果应恰好为原历史的第 `2` 条，且报告历史已改变
+    And 清洗结果应符合严格的工具协议
+
+  @CTX-071
+  Scenario: 第一条是多个工具调用而紧随其后的不是它们的结果时，该轮与其后的结果都被移除
+    Given 待清洗的历史为:
+      """json
+      [
+        {"role": "assistant", "content": [], "toolCalls": [{"id": "call-a", "name": "Bash", "arguments": "{}"}, {"id": "call-b", "name": "Read", "arguments": "{}"}]},
+        {"role": "user", "content": [{"type": "text", "text": "继续"}]},
+        {"role": "tool", "content": [], "toolCallId": "call-a"},
+        {"role": "tool", "content": [], "toolCallId": "call-b"}
+      ]
+      """
+    When 直接执行 `sanitizeToolProtocolHistory(messages)`
+    Then 清洗结果应恰好为原历史的第 `2` 条，且报告历史已改变
+    And 清洗结果应符合严格的工具协议
+
+  @CTX-072
+  Scenario: 第一轮工具调用之后紧随的条目不是消息时，该轮与之后的结果都被移除
+    Given 待清洗的历史为:
+      """json
+      [
+        {"role": "user", "content": [{"type": "text", "text": "开始"}]},
+        {"role": "assistant", "content": [], "toolCalls": [{"id": "call-a", "name": "Bash", "arguments": "{}"}]},
+        "a.txt",
+        {"role": "tool", "content": [], "toolCallId": "call-a"},
+        {"role": "assistant", "content": [{"type": "text", "text": "完成"}]}
+      ]
+      """
+    When 直接执行 `sanitizeToolProtocolHistory(messages)`
+    Then 清洗结果应恰好为原历史的第 `1,5` 条，且报告历史已改变
+    And 清洗结果应符合严格的工具协议

@@ -1,0 +1,32 @@
+@reader @beyond-seed
+Feature: 一行写了两个 JSON 值时该行被跳过，空行与只有空白的行不改变这一点
+  As in the original (`JSON.parse` per line, blank lines filtered out), a line must hold exactly one JSON
+  object: a line with two objects is skipped with a warning naming its line, and a blank or
+  whitespace-only line anywhere in the file (first line included, with spaces, a tab or a carriage return)
+  is skipped silently. A reader that parses the file as a stream of JSON values instead of line by line
+  would read the two objects as two turns whenever a blank line elsewhere keeps the count of values equal
+  to the count of lines.
+
+  与原实现逐行 `JSON.parse` 一致：一行写了两个 JSON 对象时，该行被跳过并记录写明其行号的 warning；
+  空行与只有空白（空格、制表符、回车）的行在任何位置（包括第一行）都被静默跳过。
+
+  @RDR-058
+  Scenario Outline: 一行写了两个 JSON 对象时该行被跳过 — <情形>
+    Given 会话文件内容为 `<内容>`（`\s`、`\t`、`\r` 表示空格、制表符与回车）
+    When 调用 `ConversationReader.read(filePath)`
+    Then 返回的 turn 应依次为 id 为 `<turns>` 的行
+    And 应依次为第 `<行>` 行各记录一条 warning 日志，日志写明该行的行号
+
+    Examples:
+      | 情形         | 内容                                                                                                                                                        | turns | 行 |
+      | 没有空行且以换行结尾 | {"id":"u1","role":"user","content":"a"}\n{"id":"x","role":"user","content":"x"} {"id":"y","role":"assistant","content":"y"}\n{"id":"a2","role":"assistant","content":"b"}\n | u1,a2 | 2 |
+      | 没有空行且末尾没有换行 | {"id":"u1","role":"user","content":"a"}\n{"id":"x","role":"user","content":"x"} {"id":"y","role":"assistant","content":"y"}\n{"id":"a2","role":"assistant","content":"b"} | u1,a2 | 2 |
+      | 末行写了两个对象且没有换行 | {"id":"u1","role":"user","content":"a"}\n{"id":"x","role":"user","content":"x"} {"id":"y","role":"assistant","content":"y"} | u1 | 2 |
+      | 其后有空行     | {"id":"u1","role":"user","content":"a"}\n{"id":"x","role":"user","content":"x"} {"id":"y","role":"assistant","content":"y"}\n\n{"id":"a2","role":"assistant","content":"b"}   | u1,a2 | 2 |
+      | 首行是空行     | \n{"id":"x","role":"user","content":"x"} {"id":"y","role":"assistant","content":"y"}\n{"id":"a2","role":"assistant","content":"b"}                                         | a2    | 2 |
+      | 首行只有空格    | \s\s\n{"id":"x","role":"user","content":"x"} {"id":"y","role":"assistant","content":"y"}\n{"id":"a2","role":"assistant","content":"b"}                                     | a2    | 2 |
+      | 首行只有制表符   | \t\n{"id":"x","role":"user","content":"x"} {"id":"y","role":"assistant","content":"y"}\n{"id":"a2","role":"assistant","content":"b"}                                       | a2    | 2 |
+      | 首行只有回车    | \r\n{"id":"x","role":"user","content":"x"} {"id":"y","role":"assistant","content":"y"}\n{"id":"a2","role":"assistant","content":"b"}                                       | a2    | 2 |
+      | 其后有只含空格的行 | {"id":"u1","role":"user","content":"a"}\n{"id":"x","role":"user","content":"x"} {"id":"y","role":"assistant","content":"y"}\n\s\s\n{"id":"a2","role":"assistant","content":"b"} | u1,a2 | 2 |
+      | 其前有只含制表符的行 | {"id":"u1","role":"user","content":"a"}\n\t\n{"id":"x","role":"user","content":"x"} {"id":"y","role":"assistant","content":"y"}\n{"id":"a2","role":"assistant","content":"b"} | u1,a2 | 3 |
+      | CRLF 文件中的空行 | {"id":"u1","role":"user","content":"a"}\r\n\r\n{"id":"x","role":"user","content":"x"} {"id":"y","role":"assistant","content":"y"}\r\n{"id":"a2","role":"assistant","content":"b"}\r | u1,a2 | 3 |
