@@ -1767,6 +1767,7 @@ def ses_then_found_empty_usage(ses_world: SesWorld, model: str) -> None:
 
 @when(parsers.parse("一次追加以下消息 {messages}"))
 def ses_when_append_json(ses_world: SesWorld, messages: str) -> None:
+    ses_world.snapshot["batch"] = json.loads(messages)
     ses_world.session.append_message(json.loads(messages))
 
 
@@ -1841,6 +1842,11 @@ def ses_given_entry_removed(ses_world: SesWorld) -> None:
     _rewrite_index(ses_world, lambda entries: [e for e in entries if e.get("id") != session_id])
 
 
+@given(parsers.parse("恢复的会话已记录一轮 inputOther 为 {inputs:d}、output 为 {outputs:d} 的 usage"))
+def ses_given_resumed_round(ses_world: SesWorld, inputs: int, outputs: int) -> None:
+    ses_world.session.update_usage({**dict.fromkeys(ROUND_KEYS, 0), "inputOther": inputs, "output": outputs})
+
+
 @when("恢复的会话追加 1 条助手消息")
 def ses_when_resumed_appends(ses_world: SesWorld) -> None:
     ses_world.session.append_message(_text_message("assistant", "好的"))
@@ -1859,6 +1865,21 @@ def ses_then_reregistered_entry(ses_world: SesWorld, cwd: str, title: str, count
     found = (entry.get("cwd"), entry.get("title"), entry.get("messageCount"))
     assert found == (cwd, title, count), (
         f"the entry should carry the session's cwd, title and count {(cwd, title, count)!r}, got {entry!r}"
+    )
+
+
+@then(
+    parsers.parse(
+        "该条目的 usage 应仍含那一轮："
+        "totalInputOther 为 {inputs:d}，totalOutput 为 {outputs:d}，rounds 只有这一轮"
+    )
+)
+def ses_then_reregistered_usage(ses_world: SesWorld, inputs: int, outputs: int) -> None:
+    usage = _index_entry(ses_world.sessions_dir, ses_world.session.id).get("usage") or {}
+    found = (usage.get("totalInputOther"), usage.get("totalOutput"), usage.get("rounds"))
+    expected = (inputs, outputs, [{**dict.fromkeys(ROUND_KEYS, 0), "inputOther": inputs, "output": outputs}])
+    assert found == expected, (
+        f"the entry should carry the usage the session recorded (totals, rounds) {expected!r}, got {usage!r}"
     )
 
 
@@ -2157,13 +2178,27 @@ def ses_given_second_line(synapse: Implementation, ses_world: SesWorld, line: st
     ses_world.snapshot["expected"] = [first, third]
 
 
-@then("应只返回第 1、3 行的消息，并记录 warning")
-def ses_then_only_messages(ses_world: SesWorld, caplog: pytest.LogCaptureFixture) -> None:
+_NAMED_FIELD = {"不是消息对象": None, "没有字符串 role": "role", "的 toolCalls 不是数组": "toolCalls"}
+"""What a warning about a line that is no message must name besides the line: the offending field."""
+
+
+@then(parsers.parse("应只返回第 1、3 行的消息，并记录一条指出第 2 行{why}的 warning"))
+def ses_then_only_messages(ses_world: SesWorld, caplog: pytest.LogCaptureFixture, why: str) -> None:
     assert ses_world.error is None, f"loadHistory should skip the line, it raised {ses_world.error!r}"
     assert ses_world.result == ses_world.snapshot["expected"], (
         f"only the message objects should be returned, got {ses_world.result!r}"
     )
-    assert _synapse_warnings(caplog), "skipping a line that is not a message should log a warning"
+    path = str(ses_world.session.history_path)
+    warnings = [r.getMessage() for r in _synapse_warnings(caplog)]
+    assert len(warnings) == 1, f"skipping the line should log one warning, got {warnings!r}"
+    numbers = re.findall(r"\d+", warnings[0].replace(path, ""))
+    assert path in warnings[0] and numbers[:1] == ["2"], (
+        f"the warning should name line 2 of {path} first: {warnings[0]!r}"
+    )
+    field = _NAMED_FIELD[why]
+    assert field is None or field in warnings[0], (
+        f"the warning should say what is wrong ({field}): {warnings[0]!r}"
+    )
 
 
 _BASE_ENTRY: dict[str, Any] = {

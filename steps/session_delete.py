@@ -120,14 +120,26 @@ def del_given_many_entries(ses_world: SesWorld, count: int) -> None:
     ses_world.snapshot.update(files=_files(ses_world.sessions_dir), fillers=count)
 
 
-@given("会话 a 的条目已不在索引中，它的历史文件与会话目录还在，如同删除它的进程在改写索引后被杀死")
-def del_given_unlisted_leftovers(ses_world: SesWorld) -> None:
+@given(parsers.parse("会话 a 的条目已不在索引中，只留下它的{leftover}，如同删除它的进程在改写索引后被杀死"))
+def del_given_unlisted_leftovers(ses_world: SesWorld, leftover: str) -> None:
     session_id = ses_world.snapshot["ids"]["a"]
     index = _read_index(ses_world.sessions_dir)
     index["sessions"] = [e for e in index["sessions"] if e.get("id") != session_id]
     _write_index(ses_world, index)
-    assert (ses_world.sessions_dir / f"{session_id}.jsonl").is_file()
-    assert (ses_world.sessions_dir / session_id / OFFLOADED).is_file()
+    history, directory = ses_world.sessions_dir / f"{session_id}.jsonl", ses_world.sessions_dir / session_id
+    keep_history, keep_directory = {
+        "历史文件与会话目录": (True, True),
+        "会话目录": (False, True),
+        "历史文件": (True, False),
+    }[leftover]
+    if not keep_history:  # a session that never wrote its history, or whose history went first
+        history.unlink()
+    if not keep_directory:  # the deleting process had removed the directory already
+        (directory / OFFLOADED).unlink()
+        (directory / OFFLOADED).parent.rmdir()
+        directory.rmdir()
+    assert history.is_file() == keep_history
+    assert (directory / OFFLOADED).is_file() == keep_directory
     ses_world.snapshot["b_entry"] = _entry(ses_world.sessions_dir, ses_world.snapshot["ids"]["b"])
 
 

@@ -61,11 +61,13 @@ Feature: 会话注册与淘汰的边界
     And 应记录一条指明该历史文件路径的 warning
 
   @SES-070
-  Scenario: 条目从 `sessions.json` 中消失的会话再写入时，以自己的 cwd、标题与消息数重新登记在最前
+  Scenario: 条目从 `sessions.json` 中消失的会话再写入时，以自己的 cwd、标题、消息数与 usage 重新登记在最前
     Given 已依次创建 2 个会话，每个都有历史文件和会话目录
     And 最早那个会话在索引中的 cwd 被改为 "/work/project"
     And 用 `Session.find` 恢复最早那个会话
+    And 恢复的会话已记录一轮 inputOther 为 100、output 为 20 的 usage
     And 该会话的条目被手工从 `sessions.json` 中删除
     When 恢复的会话追加 1 条助手消息
     Then `sessions.json` 应恰好有 2 个条目，恢复的会话排在最前
     And 该条目的 cwd 应为 "/work/project"，标题为 "会话 0"，messageCount 为 2
+    And 该条目的 usage 应仍含那一轮：totalInputOther 为 100，totalOutput 为 20，rounds 只有这一轮

@@ -45,16 +45,16 @@ Feature: 会话写入的崩溃安全、并发安全与异常数值（超出种�
   Scenario Outline: 不是消息对象的历史行应像损坏行一样跳过并记录 warning
     Given 会话历史文件的第 2 行为 <line>
     When 调用 `session.loadHistory()`
-    Then 应只返回第 1、3 行的消息，并记录 warning
+    Then 应只返回第 1、3 行的消息，并记录一条指出第 2 行<why>的 warning
 
     Examples:
-      | case               | line                                                        |
-      | JSON 数字          | 1                                                           |
-      | JSON 字符串        | "hello"                                                     |
-      | JSON null          | null                                                        |
-      | JSON 数组          | [{"role": "user", "content": "x"}]                          |
-      | 没有 role          | {"content": [{"type": "text", "text": "x"}]}                |
-      | toolCalls 不是数组 | {"role": "assistant", "content": [], "toolCalls": true}     |
+      | case               | line                                                        | why              |
+      | JSON 数字          | 1                                                           | 不是消息对象     |
+      | JSON 字符串        | "hello"                                                     | 不是消息对象     |
+      | JSON null          | null                                                        | 不是消息对象     |
+      | JSON 数组          | [{"role": "user", "content": "x"}]                          | 不是消息对象     |
+      | 没有 role          | {"content": [{"type": "text", "text": "x"}]}                | 没有字符串 role  |
+      | toolCalls 不是数组 | {"role": "assistant", "content": [], "toolCalls": true}     | 的 toolCalls 不是数组 |
 
   @SES-044
   Scenario Outline: 含非有限数值或超长数字的 `sessions.json` 读作损坏的索引

@@ -111,8 +111,8 @@ def _slow_message_json(message: Mapping[str, Any]) -> str:
 
 
 def count_message_tokens(messages: Iterable[Mapping[str, Any]], counter: TokenCounter) -> int:
-    """Uncached sum over the messages; see :class:`MessageTokenCache` for repeated counting."""
-    return sum(counter.count_tokens(message_json(m)) for m in messages)
+    """The count of a history counted once (a cache kept across counts: :class:`MessageTokenCache`)."""
+    return MessageTokenCache(counter).count_messages(messages)
 
 
 class MessageTokenCache:
@@ -121,13 +121,6 @@ class MessageTokenCache:
     def __init__(self, counter: TokenCounter) -> None:
         self.counter = counter
         self._counts: dict[str, int] = {}
-
-    def count_message(self, message: Mapping[str, Any]) -> int:
-        text = message_json(message)
-        count = self._counts.get(text)
-        if count is None:
-            count = self._counts[text] = self.counter.count_tokens(text)
-        return count
 
     def count_messages(self, messages: Iterable[Mapping[str, Any]]) -> int:
         # count_message and message_json inlined: on long histories the calls cost a fifth of the count.

@@ -413,8 +413,9 @@ class Session:
         if not messages:
             return
         where = append_lines(self.history_path, to_jsonl(messages))
-        self._unsynced.append(_Written(where, len(messages)))
-        self._message_count += len(messages)
+        count = sum(map(is_message, messages))  # as the loader and rewrite_history count them
+        self._unsynced.append(_Written(where, count))
+        self._message_count += count
         title = _first_user_title(messages) if self._title is None else None
         now = time.monotonic()
         if title is None and now - self._last_append_update < INDEX_UPDATE_INTERVAL:

@@ -1,0 +1,129 @@
+@session @beyond-seed
+Feature: 历史与索引的快速路径与常规路径结果一致（超出种子的修正）
+  Long histories are read in blocks, a batch of messages is encoded in one call, an index entry's count is
+  carried over from the offset it was last counted at, and an append updates `sessions.json` only now and
+  then. Each shortcut must give what reading the whole file line by line gives: the same messages, the
+  same count, whatever the messages hold, however long their lines are and whoever else wrote or replaced
+  the file meanwhile.
+
+  @SES-081
+  Scenario Outline: 追加的值中不是消息对象的不计入 messageCount
+    Given 一个空的会话目录
+    When 创建一个新会话
+    And 一次追加以下消息 <batch>
+    And 紧接着再一次追加同样的消息
+    Then `session.loadHistory()` 应返回 <count> 条消息，并为其余的行记录 warning
+    And 会话对象、`Session.find()` 与 `Session.list()` 给出的 messageCount 都应为 <count>
+
+    Examples:
+      | case               | batch                                                                                                          | count |
+      | 没有 role          | [{"role": "user", "content": "第一问"}, {"content": "没有 role"}]                                              | 2     |
+      | role 不是字符串    | [{"role": 1, "content": "x"}, {"role": "assistant", "content": "答"}, {"role": "user", "content": "再问"}]     | 4     |
+      | toolCalls 不是数组 | [{"role": "assistant", "content": [], "toolCalls": {"id": "c1"}}]                                              | 0     |
+
+  @SES-082
+  Scenario: 其他工具写入的条目，`Session.find()` 按历史文件重新计数
+    Given 会话已有 2 条消息
+    And 另有 3 条消息已写入历史文件而索引未随之更新，如同写入者在两者之间被杀死
+    And 索引中该会话的条目只剩原版 schema 中的字段，如同由原版写入
+    Then `Session.find()` 恢复的会话的 messageCount 应为 5
+    When 恢复的会话追加 1 条助手消息
+    Then 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 6
+
+  @SES-083
+  Scenario Outline: 远长于一次读取的消息行无论位于何处都应完整加载
+    Given 一个空的会话目录
+    When 创建一个新会话
+    And 依次逐条追加以下长度的消息: <lengths>
+    Then `session.loadHistory()` 应原样依次返回这些消息，不记录 warning
+    And 会话对象、`Session.find()` 与 `Session.list()` 给出的 messageCount 都应为追加的条数
+
+    Examples:
+      | case         | lengths                     |
+      | 短-长-短     | 短, 1 MiB, 短               |
+      | 长在最前     | 1 MiB, 短, 短               |
+      | 长在最后     | 短, 短, 1 MiB               |
+      | 两条长的相邻 | 短, 200 KiB, 300 KiB, 短    |
+      | 许多短的之后 | 2000 条短, 1 MiB, 短        |
+
+  @SES-084
+  Scenario Outline: 一次追加的多条消息中含有分隔符一样的字符串时，每条消息仍独占一行并原样加载
+    Given 一个空的会话目录
+    When 创建一个新会话
+    And 一次追加 <count> 条消息，其中第 <which> 条的 content 为 <content>
+    Then 历史文件应恰有 <count> 行，每行是一条消息
+    And `session.loadHistory()` 应原样依次返回这些消息，不记录 warning
+
+    Examples:
+      | case                   | count | which | content                                                  |
+      | 数组中间的一个元素     | 2     | 1     | ["前", "\u0000\u001e", "后"]                             |
+      | 数组中间的两个元素     | 3     | 2     | ["前", "\u0000\u001e", "\u0000\u001e", "后"]             |
+      | 最后一条消息中         | 3     | 3     | ["前", "\u0000\u001e", "后"]                             |
+      | 作为对象的值           | 2     | 2     | [{"type": "text", "text": "\u0000\u001e"}]               |
+      | 文本中的 NUL 与 RS     | 2     | 1     | [{"type": "text", "text": "a\u0000\u001eb"}]             |
+
+  @SES-085
+  Scenario Outline: 索引写入时只清除会话临时文件，会话目录中其他程序的文件都保留
+    Given 会话目录中有一个<age>的文件 <name>
+    When 创建一个新会话
+    Then 该文件是否还在且内容不变: <kept>
+
+    Examples:
+      | case                           | name                                    | age         | kept |
+      | 其他程序的文件，名字像临时文件 | notes.md.tmp-123-0123abcd               | 刚写入      | 是   |
+      | 其他程序的旧文件               | notes.md.tmp-123-0123abcd               | 两小时前    | 是   |
+      | 其他程序的旧文件，非十六进制   | draft.txt.tmp-old                       | 两小时前    | 是   |
+      | 其他工具的索引临时文件         | sessions.json.tmp-old                   | 两小时前    | 否   |
+      | 刚满一小时                     | sessions.json.tmp-old                   | 3600.2 秒前 | 否   |
+      | 差十秒满一小时                 | sessions.json.tmp-old                   | 3590 秒前   | 是   |
+      | 其他工具刚写的索引临时文件     | sessions.json.tmp-old                   | 刚写入      | 是   |
+      | 其他工具的历史临时文件         | session-m6x3k2a1-older1.jsonl.tmp-old   | 两小时前    | 否   |
+      | 其他工具刚写的历史临时文件     | session-m6x3k2a1-older1.jsonl.tmp-old   | 刚写入      | 是   |
+
+  @SES-086
+  Scenario Outline: 无法显示的 token 数在 warning 中写出其位数，而非列出数字
+    Given usage 记录的 totalInputOther 为 <value>
+    When 调用 `formatCostOutput(usage)`
+    Then 输出中的输入 token 数应为 <shown>
+    And 记录的 warning: <warning>
+
+    Examples:
+      | case          | value      | shown                 | warning                               |
+      | 9999 位       | 2^9999 - 1 | 该数以千分位分组的全部数字 | 无                                    |
+      | 恰好 10000 位 | 2^9999     | N/A                   | 指出该数有 10000 位（bits），不含其数字 |
+
+  @SES-087
+  Scenario: 一个对象刚追加的消息所在的历史文件被另一个对象重写替换后，计数以新文件为准
+    Given 会话已有 2 条消息
+    When 通过 `Session.find()` 得到同一会话的两个对象 a 与 b
+    And a 追加 1 条消息，紧接着再追加 1 条约 2 KiB 的消息
+    And b 用 1 条消息重写会话历史
+    And 又有 40 条消息直接写入新的历史文件而索引未随之更新，如同另一个写入者在两者之间被杀死
+    And a 记录一轮 inputOther 为 5 的 usage
+    Then 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 41
+    And a 与索引中该会话的 messageCount 都应为 41
+
+  @SES-088
+  Scenario: 第一条用户消息紧跟在其他消息之后追加时，标题立即写入索引
+    Given 一个空的会话目录
+    When 创建一个新会话
+    And 一次追加以下消息 [{"role": "assistant", "content": "你好，有什么可以帮你？"}]
+    And 紧接着追加第一条用户消息 "把登录按钮改成蓝色"
+    Then `sessions.json` 与 `Session.list()` 中该会话的标题都应已是 "把登录按钮改成蓝色"
+
+  @SES-089
+  Scenario Outline: 空历史的会话在写入历史后、更新索引前被中断时，`Session.list()` 也以历史文件为准
+    Given 一个<state>的会话
+    And 有 3 条消息已写入它的历史文件而索引未随之更新，如同写入者在两者之间被杀死
+    Then 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 3
+
+    Examples:
+      | state            |
+      | 刚创建、还没有消息 |
+      | 有过 2 条消息后被 `clear()` 清空 |
+
+  @SES-090
+  Scenario: 名字像旧临时文件的新符号链接按它自己的时间判断，不被清除
+    Given 会话目录中有一个刚建立的符号链接 sessions.json.tmp-link，指向会话目录外两小时前写入的文件
+    When 创建一个新会话
+    Then 该符号链接与它指向的文件都应还在

@@ -1,0 +1,380 @@
+"""Steps of the history's and the index's fast paths: block reads, one-call encoding of a batch, counts
+carried over from the index, batched index updates, and the cleaning of temporary files.
+
+Every outcome is observed on disk (the history file, ``sessions.json``, the sessions directory), in the
+replies of ``load_history``, ``find_session`` and ``list_sessions``, and in the log.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pytest_bdd import given, parsers, then, when
+
+from steps.session import (
+    ROUND_KEYS,
+    SONNET,
+    SesWorld,
+    _history_messages,
+    _read_index,
+    _synapse_warnings,
+    _text_message,
+    _write_index,
+)
+from synapse_spec.contract import Implementation
+
+ORIGINAL_ENTRY_KEYS = ("id", "createdAt", "updatedAt", "messageCount", "title", "cwd", "usage")
+"""The fields of an index entry in the original's schema (``SessionsIndexSchema``)."""
+
+LONG_TEXT_UNIT = "长消息：汉字与表情😀交替出现，行在读取的块边界处被切开。"
+"""Text of a long message: multi-byte characters, so a block boundary falls inside a character."""
+
+
+def _size(text: str) -> int:
+    number, unit = text.split()
+    return int(number) * {"KiB": 1 << 10, "MiB": 1 << 20}[unit]
+
+
+def _long_message(role: str, size: int, n: int) -> dict[str, Any]:
+    unit = f"{n}：{LONG_TEXT_UNIT}"
+    repeat = size // len(unit.encode("utf-8")) + 1
+    return _text_message(role, unit * repeat)
+
+
+def _planned(lengths: str) -> list[dict[str, Any]]:
+    """The messages a comma-separated plan such as ``短, 1 MiB, 2000 条短`` names, roles alternating."""
+    messages: list[dict[str, Any]] = []
+    for item in (part.strip() for part in lengths.split(",")):
+        many = re.fullmatch(r"(\d+) 条短", item)
+        for _ in range(int(many[1]) if many else 1):
+            role = "user" if len(messages) % 2 == 0 else "assistant"
+            n = len(messages) + 1
+            messages.append(
+                _text_message(role, f"第 {n} 条短消息")
+                if many or item == "短"
+                else _long_message(role, _size(item), n)
+            )
+    return messages
+
+
+def _counts(synapse: Implementation, world: SesWorld) -> dict[str, Any]:
+    session_id = world.session.id
+    found = synapse.find_session(session_id, world.sessions_dir)
+    listed = [e for e in synapse.list_sessions(world.sessions_dir) if e.get("id") == session_id]
+    return {
+        "session object": world.session.message_count,
+        "Session.find()": found.message_count if found is not None else None,
+        "Session.list()": listed[0].get("messageCount") if listed else None,
+    }
+
+
+def _assert_counts(synapse: Implementation, world: SesWorld, count: int) -> None:
+    counts = _counts(synapse, world)
+    assert all(value == count for value in counts.values()), (
+        f"the history holds {count} messages; every count should say so, got {counts}"
+    )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Given
+# --------------------------------------------------------------------------------------------------------
+
+
+@given("索引中该会话的条目只剩原版 schema 中的字段，如同由原版写入")
+def fast_given_original_entry(ses_world: SesWorld) -> None:
+    index = _read_index(ses_world.sessions_dir)
+    session_id = ses_world.snapshot["session_id"]
+    index["sessions"] = [
+        {key: e[key] for key in ORIGINAL_ENTRY_KEYS if key in e} if e.get("id") == session_id else e
+        for e in index["sessions"]
+    ]
+    _write_index(ses_world, index)
+
+
+@given(parsers.parse("会话目录中有一个{age}的文件 {name}"))
+def fast_given_foreign_file(ses_world: SesWorld, age: str, name: str) -> None:
+    path = ses_world.sessions_dir / name
+    content = f"{name} 的内容，不属于任何会话".encode()
+    path.write_bytes(content)
+    seconds = re.fullmatch(r"([\d.]+) 秒前", age)
+    if age == "两小时前" or seconds:
+        then = time.time() - (float(seconds[1]) if seconds else 2 * 3600)
+        os.utime(path, (then, then))
+    else:
+        assert age == "刚写入", f"unknown age {age!r}"
+    ses_world.snapshot.update(foreign=path, foreign_content=content)
+
+
+@given(parsers.re(r"^usage 记录的 totalInputOther 为 2\^(?P<power>\d+)(?P<minus> - 1)?$"))
+def fast_given_huge_total(ses_world: SesWorld, power: str, minus: str | None) -> None:
+    value = 2 ** int(power) - (1 if minus else 0)
+    ses_world.usage = {
+        "totalInputOther": value,
+        "totalOutput": 0,
+        "totalCacheRead": 0,
+        "totalCacheCreation": 0,
+        "model": SONNET,
+        "rounds": [],
+        "totalCost": None,
+    }
+    ses_world.snapshot["huge"] = value
+
+
+# --------------------------------------------------------------------------------------------------------
+# When
+# --------------------------------------------------------------------------------------------------------
+
+
+@when("紧接着再一次追加同样的消息")
+def fast_when_append_again(ses_world: SesWorld) -> None:
+    ses_world.session.append_message(json.loads(json.dumps(ses_world.snapshot["batch"])))
+
+
+@when(parsers.parse("依次逐条追加以下长度的消息: {lengths}"))
+def fast_when_append_planned(ses_world: SesWorld, lengths: str) -> None:
+    messages = _planned(lengths)
+    for message in messages:
+        ses_world.session.append_message(message)
+    ses_world.snapshot["appended"] = messages
+
+
+@when(parsers.parse("一次追加 {count:d} 条消息，其中第 {which:d} 条的 content 为 {content}"))
+def fast_when_append_with_content(ses_world: SesWorld, count: int, which: int, content: str) -> None:
+    messages = [_text_message("user" if n % 2 else "assistant", f"第 {n} 条") for n in range(1, count + 1)]
+    messages[which - 1] = {**messages[which - 1], "content": json.loads(content)}
+    ses_world.session.append_message(json.loads(json.dumps(messages)))
+    ses_world.snapshot["appended"] = messages
+
+
+# --------------------------------------------------------------------------------------------------------
+# Then
+# --------------------------------------------------------------------------------------------------------
+
+
+@then(parsers.parse("`session.loadHistory()` 应返回 {count:d} 条消息，并为其余的行记录 warning"))
+def fast_then_loaded_count(ses_world: SesWorld, caplog: pytest.LogCaptureFixture, count: int) -> None:
+    path = Path(ses_world.session.history_path)
+    lines = [line for line in path.read_bytes().split(b"\n") if line.strip()]
+    caplog.clear()
+    history = ses_world.session.load_history()
+    assert len(history) == count, f"loadHistory should give the {count} messages, got {history!r}"
+    warnings = _synapse_warnings(caplog)
+    assert len(warnings) == len(lines) - count, (
+        f"each of the {len(lines) - count} lines that hold no message should log a warning, got "
+        f"{[r.getMessage() for r in warnings]!r}"
+    )
+
+
+@then(parsers.parse("会话对象、`Session.find()` 与 `Session.list()` 给出的 messageCount 都应为 {count:d}"))
+def fast_then_counts(synapse: Implementation, ses_world: SesWorld, count: int) -> None:
+    _assert_counts(synapse, ses_world, count)
+
+
+@then("会话对象、`Session.find()` 与 `Session.list()` 给出的 messageCount 都应为追加的条数")
+def fast_then_counts_appended(synapse: Implementation, ses_world: SesWorld) -> None:
+    _assert_counts(synapse, ses_world, len(ses_world.snapshot["appended"]))
+
+
+@then(parsers.parse("`Session.find()` 恢复的会话的 messageCount 应为 {count:d}"))
+def fast_then_found_count(synapse: Implementation, ses_world: SesWorld, count: int) -> None:
+    session_id = ses_world.snapshot["session_id"]
+    in_file = len(_history_messages(ses_world.sessions_dir / f"{session_id}.jsonl"))
+    assert in_file == count, f"setting up: the history file should hold {count} messages, it holds {in_file}"
+    found = synapse.find_session(session_id, ses_world.sessions_dir)
+    assert found is not None, f"Session.find should find {session_id}"
+    assert found.message_count == count, (
+        f"the entry does not say up to where it counted, so Session.find should count the history file's "
+        f"{count} messages, got {found.message_count}"
+    )
+    ses_world.session = found
+
+
+@then("`session.loadHistory()` 应原样依次返回这些消息，不记录 warning")
+def fast_then_loaded_as_appended(ses_world: SesWorld, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.clear()
+    history = ses_world.session.load_history()
+    expected = ses_world.snapshot["appended"]
+    if history != expected:
+        lengths = [len(json.dumps(m, ensure_ascii=False)) for m in history]
+        pairs = enumerate(zip(history, expected, strict=False))
+        first = next((i for i, (got, want) in pairs if got != want), min(len(history), len(expected)))
+        raise AssertionError(
+            f"loadHistory should give the {len(expected)} appended messages unchanged; got {len(history)} "
+            f"messages of {lengths[:20]} characters, the first differing at index {first}"
+        )
+    warnings = [r.getMessage() for r in _synapse_warnings(caplog)]
+    assert not warnings, f"loading whole messages should log no warning, got {warnings!r}"
+
+
+@then(parsers.parse("历史文件应恰有 {count:d} 行，每行是一条消息"))
+def fast_then_lines(ses_world: SesWorld, count: int) -> None:
+    path = Path(ses_world.session.history_path)
+    data = path.read_bytes()
+    lines = data.split(b"\n")
+    assert data.endswith(b"\n") and len(lines) == count + 1, (
+        f"the history should be {count} lines, each ending with a newline; got {data[:300]!r}..."
+    )
+    messages = _history_messages(path)
+    assert len(messages) == count, f"each of the {count} lines should be a message, got {lines!r}"
+
+
+@then(parsers.parse("该文件是否还在且内容不变: {kept}"))
+def fast_then_foreign_file(ses_world: SesWorld, kept: str) -> None:
+    path: Path = ses_world.snapshot["foreign"]
+    if kept == "是":
+        assert path.is_file(), f"{path.name} is not a file of a session write and should stay"
+        assert path.read_bytes() == ses_world.snapshot["foreign_content"], f"{path.name} should be unchanged"
+    else:
+        assert kept == "否"
+        assert not path.exists(), f"{path.name} is a temporary file over an hour old and should be removed"
+    names = {p.name for p in ses_world.sessions_dir.iterdir()}
+    assert "sessions.json" in names, "creating the session should have written sessions.json"
+
+
+@then(parsers.parse("输出中的输入 token 数应为 {shown}"))
+def fast_then_input_shown(ses_world: SesWorld, shown: str) -> None:
+    output = ses_world.output or ""
+    match = re.match(r"Token: (\S+) in / ", output)
+    assert match, f"the /cost line should start with 'Token: <n> in / ', got {output[:120]!r}"
+    if shown == "N/A":
+        expected = "N/A"
+    else:
+        assert shown == "该数以千分位分组的全部数字"
+        expected = f"{ses_world.snapshot['huge']:,}"
+    assert match[1] == expected, (
+        f"the input tokens should read {expected[:60]!r}..., got {match[1][:60]!r}..."
+    )
+
+
+@then(parsers.parse("记录的 warning: {warning}"))
+def fast_then_bits_warning(ses_world: SesWorld, caplog: pytest.LogCaptureFixture, warning: str) -> None:
+    messages = [r.getMessage() for r in _synapse_warnings(caplog)]
+    if warning == "无":
+        assert not messages, f"a printable count should log no warning, got {[m[:120] for m in messages]!r}"
+        return
+    bits = re.fullmatch(r"指出该数有 (\d+) 位（bits），不含其数字", warning)
+    assert bits, f"unknown expectation {warning!r}"
+    value: int = ses_world.snapshot["huge"]
+    leading = str(value)[:20]
+    naming = [m for m in messages if bits[1] in m and "bit" in m]
+    assert len(naming) == 1, (
+        f"one warning should say the count has {bits[1]} bits, got {[m[:120] for m in messages]!r}"
+    )
+    assert leading not in naming[0], (
+        f"the warning should name the size, not print the digits: {naming[0][:120]!r}"
+    )
+
+
+@when("a 追加 1 条消息，紧接着再追加 1 条约 2 KiB 的消息")
+def fast_when_a_appends_twice(ses_world: SesWorld) -> None:
+    a, _ = ses_world.snapshot["pair"]
+    a.append_message(_text_message("user", "a 的第 1 条"))
+    a.append_message(_long_message("assistant", 2 << 10, 2))
+
+
+@when("b 用 1 条消息重写会话历史")
+def fast_when_b_rewrites(ses_world: SesWorld) -> None:
+    _, b = ses_world.snapshot["pair"]
+    b.rewrite_history([_text_message("user", "b 重写后的唯一一条")])
+
+
+@when(
+    parsers.parse(
+        "又有 {count:d} 条消息直接写入新的历史文件而索引未随之更新，如同另一个写入者在两者之间被杀死"
+    )
+)
+def fast_when_unindexed_lines(ses_world: SesWorld, count: int) -> None:
+    path = ses_world.sessions_dir / f"{ses_world.snapshot['session_id']}.jsonl"
+    index_before = (ses_world.sessions_dir / "sessions.json").read_bytes()
+    lines = [
+        json.dumps(
+            _text_message("user" if n % 2 else "assistant", f"第 {n} 条，另一个写入者"), ensure_ascii=False
+        )
+        for n in range(count)
+    ]
+    with path.open("ab") as handle:
+        handle.write("".join(f"{line}\n" for line in lines).encode("utf-8"))
+    assert (ses_world.sessions_dir / "sessions.json").read_bytes() == index_before
+
+
+@when(parsers.parse("a 记录一轮 inputOther 为 {amount:d} 的 usage"))
+def fast_when_a_usage(ses_world: SesWorld, amount: int) -> None:
+    a, _ = ses_world.snapshot["pair"]
+    a.update_usage({**dict.fromkeys(ROUND_KEYS, 0), "inputOther": amount})
+
+
+@then(parsers.parse("a 与索引中该会话的 messageCount 都应为 {count:d}"))
+def fast_then_a_and_index_count(ses_world: SesWorld, count: int) -> None:
+    a, _ = ses_world.snapshot["pair"]
+    entries = [e for e in _read_index(ses_world.sessions_dir)["sessions"] if e.get("id") == a.id]
+    counts = {"a": a.message_count, "sessions.json": entries[0].get("messageCount") if entries else None}
+    assert counts == {"a": count, "sessions.json": count}, (
+        f"the history file holds {count} messages; a and its index entry should say so, got {counts}"
+    )
+
+
+@when(parsers.parse('紧接着追加第一条用户消息 "{text}"'))
+def fast_when_append_first_user(ses_world: SesWorld, text: str) -> None:
+    ses_world.session.append_message(_text_message("user", text))
+
+
+@then(parsers.parse('`sessions.json` 与 `Session.list()` 中该会话的标题都应已是 "{title}"'))
+def fast_then_title_written(synapse: Implementation, ses_world: SesWorld, title: str) -> None:
+    session_id = ses_world.session.id
+    entries = [e for e in _read_index(ses_world.sessions_dir)["sessions"] if e.get("id") == session_id]
+    listed = [e for e in synapse.list_sessions(ses_world.sessions_dir) if e.get("id") == session_id]
+    titles = {
+        "sessions.json": entries[0].get("title") if entries else None,
+        "Session.list()": listed[0].get("title") if listed else None,
+    }
+    assert titles == {"sessions.json": title, "Session.list()": title}, (
+        f"the append that gives the session its title should write it to the index at once, got {titles}"
+    )
+
+
+@given(parsers.parse("一个{state}的会话"))
+def fast_given_empty_history(synapse: Implementation, ses_world: SesWorld, state: str) -> None:
+    session = synapse.create_session(ses_world.sessions_dir, model=SONNET)
+    if state == "有过 2 条消息后被 `clear()` 清空":
+        session.append_message([_text_message("user", "问"), _text_message("assistant", "答")])
+        session.clear()
+    else:
+        assert state == "刚创建、还没有消息", f"unknown state {state!r}"
+    ses_world.session = session
+    ses_world.snapshot["session_id"] = session.id
+
+
+@given("有 3 条消息已写入它的历史文件而索引未随之更新，如同写入者在两者之间被杀死")
+def fast_given_first_lines_unindexed(ses_world: SesWorld) -> None:
+    index_before = (ses_world.sessions_dir / "sessions.json").read_bytes()
+    lines = [json.dumps(_text_message("user", f"第 {n} 条"), ensure_ascii=False) + "\n" for n in (1, 2, 3)]
+    with Path(ses_world.session.history_path).open("ab") as handle:
+        handle.write("".join(lines).encode("utf-8"))
+    assert (ses_world.sessions_dir / "sessions.json").read_bytes() == index_before
+
+
+@given(parsers.parse("会话目录中有一个刚建立的符号链接 {name}，指向会话目录外两小时前写入的文件"))
+def fast_given_fresh_link(ses_world: SesWorld, name: str) -> None:
+    target = ses_world.root / "outside.txt"
+    target.write_text("会话目录外的文件", encoding="utf-8")
+    then = time.time() - 2 * 3600
+    os.utime(target, (then, then))
+    link = ses_world.sessions_dir / name
+    link.symlink_to(target)
+    ses_world.snapshot.update(link=link, target=target)
+
+
+@then("该符号链接与它指向的文件都应还在")
+def fast_then_link_kept(ses_world: SesWorld) -> None:
+    link: Path = ses_world.snapshot["link"]
+    assert link.is_symlink(), f"{link.name} was created just now; it is not an hour-old temporary file"
+    assert ses_world.snapshot["target"].read_text(encoding="utf-8") == "会话目录外的文件"
+    assert (ses_world.sessions_dir / "sessions.json").is_file(), (
+        "creating the session should write sessions.json"
+    )
