@@ -111,21 +111,6 @@ def fast_given_foreign_file(ses_world: SesWorld, age: str, name: str) -> None:
     ses_world.snapshot.update(foreign=path, foreign_content=content)
 
 
-@given(parsers.re(r"^usage 记录的 totalInputOther 为 2\^(?P<power>\d+)(?P<minus> - 1)?$"))
-def fast_given_huge_total(ses_world: SesWorld, power: str, minus: str | None) -> None:
-    value = 2 ** int(power) - (1 if minus else 0)
-    ses_world.usage = {
-        "totalInputOther": value,
-        "totalOutput": 0,
-        "totalCacheRead": 0,
-        "totalCacheCreation": 0,
-        "model": SONNET,
-        "rounds": [],
-        "totalCost": None,
-    }
-    ses_world.snapshot["huge"] = value
-
-
 # --------------------------------------------------------------------------------------------------------
 # When
 # --------------------------------------------------------------------------------------------------------
@@ -235,40 +220,6 @@ def fast_then_foreign_file(ses_world: SesWorld, kept: str) -> None:
         assert not path.exists(), f"{path.name} is a temporary file over an hour old and should be removed"
     names = {p.name for p in ses_world.sessions_dir.iterdir()}
     assert "sessions.json" in names, "creating the session should have written sessions.json"
-
-
-@then(parsers.parse("输出中的输入 token 数应为 {shown}"))
-def fast_then_input_shown(ses_world: SesWorld, shown: str) -> None:
-    output = ses_world.output or ""
-    match = re.match(r"Token: (\S+) in / ", output)
-    assert match, f"the /cost line should start with 'Token: <n> in / ', got {output[:120]!r}"
-    if shown == "N/A":
-        expected = "N/A"
-    else:
-        assert shown == "该数以千分位分组的全部数字"
-        expected = f"{ses_world.snapshot['huge']:,}"
-    assert match[1] == expected, (
-        f"the input tokens should read {expected[:60]!r}..., got {match[1][:60]!r}..."
-    )
-
-
-@then(parsers.parse("记录的 warning: {warning}"))
-def fast_then_bits_warning(ses_world: SesWorld, caplog: pytest.LogCaptureFixture, warning: str) -> None:
-    messages = [r.getMessage() for r in _synapse_warnings(caplog)]
-    if warning == "无":
-        assert not messages, f"a printable count should log no warning, got {[m[:120] for m in messages]!r}"
-        return
-    bits = re.fullmatch(r"指出该数有 (\d+) 位（bits），不含其数字", warning)
-    assert bits, f"unknown expectation {warning!r}"
-    value: int = ses_world.snapshot["huge"]
-    leading = str(value)[:20]
-    naming = [m for m in messages if bits[1] in m and "bit" in m]
-    assert len(naming) == 1, (
-        f"one warning should say the count has {bits[1]} bits, got {[m[:120] for m in messages]!r}"
-    )
-    assert leading not in naming[0], (
-        f"the warning should name the size, not print the digits: {naming[0][:120]!r}"
-    )
 
 
 @when("a 追加 1 条消息，紧接着再追加 1 条约 2 KiB 的消息")

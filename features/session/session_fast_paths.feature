@@ -80,18 +80,6 @@ Feature: 历史与索引的快速路径与常规路径结果一致（超出种�
       | 其他工具的历史临时文件         | session-m6x3k2a1-older1.jsonl.tmp-old   | 两小时前    | 否   |
       | 其他工具刚写的历史临时文件     | session-m6x3k2a1-older1.jsonl.tmp-old   | 刚写入      | 是   |
 
-  @SES-086
-  Scenario Outline: 无法显示的 token 数在 warning 中写出其位数，而非列出数字
-    Given usage 记录的 totalInputOther 为 <value>
-    When 调用 `formatCostOutput(usage)`
-    Then 输出中的输入 token 数应为 <shown>
-    And 记录的 warning: <warning>
-
-    Examples:
-      | case          | value      | shown                 | warning                               |
-      | 9999 位       | 2^9999 - 1 | 该数以千分位分组的全部数字 | 无                                    |
-      | 恰好 10000 位 | 2^9999     | N/A                   | 指出该数有 10000 位（bits），不含其数字 |
-
   @SES-087
   Scenario: 一个对象刚追加的消息所在的历史文件被另一个对象重写替换后，计数以新文件为准
     Given 会话已有 2 条消息
