@@ -260,29 +260,14 @@ def undeletable(path: str | Path) -> Iterator[str]:
     how (``immutable`` or ``mount point``).  Tried in turn: the file system's immutable flag (``chattr
     +i``), then a bind mount of the file onto itself (``EBUSY``).  Where neither is allowed the scenario
     is not applicable, with the reason."""
-    target = Path(path)
-    how = ""
-    reasons = []
-    try:
-        _set_immutable(target, True)
-        how = "immutable"
-    except OSError as exc:
-        reasons.append(f"chattr +i: {exc.strerror}")
-        if _bind_mount(target):
-            how = "mount point"
-        else:
-            reasons.append("mount --bind: not permitted")
-    if not how:
-        pytest.skip(
-            f"{NOT_APPLICABLE}no file can be made undeletable for every user here ({'; '.join(reasons)})"
-        )
-    try:
+    with _immutable_or_mounted(
+        Path(path),
+        _bind_mount,
+        "mount point",
+        "mount --bind",
+        "no file can be made undeletable for every user",
+    ) as how:
         yield how
-    finally:
-        if how == "immutable":
-            _set_immutable(target, False)
-        else:
-            subprocess.run(["umount", str(target)], capture_output=True, check=False, timeout=30)
 
 
 def _read_only_bind_mount(path: Path) -> bool:
@@ -302,7 +287,22 @@ def no_new_entries(directory: str | Path) -> Iterator[str]:
     yields how (``immutable`` or ``read-only mount``).  Tried in turn: the immutable flag, then a
     read-only bind mount of the directory onto itself.  Where neither is allowed the scenario is not
     applicable, with the reason."""
-    target = Path(directory)
+    with _immutable_or_mounted(
+        Path(directory),
+        _read_only_bind_mount,
+        "read-only mount",
+        "mount -o remount,bind,ro",
+        "no directory can be made to refuse new entries",
+    ) as how:
+        yield how
+
+
+@contextlib.contextmanager
+def _immutable_or_mounted(
+    target: Path, mount: Callable[[Path], bool], mounted: str, command: str, impossible: str
+) -> Iterator[str]:
+    """The immutable flag on ``target``, else ``mount(target)`` (named ``mounted``), undone afterwards;
+    the scenario is not applicable where neither is allowed."""
     how = ""
     reasons = []
     try:
@@ -310,14 +310,12 @@ def no_new_entries(directory: str | Path) -> Iterator[str]:
         how = "immutable"
     except OSError as exc:
         reasons.append(f"chattr +i: {exc.strerror}")
-        if _read_only_bind_mount(target):
-            how = "read-only mount"
+        if mount(target):
+            how = mounted
         else:
-            reasons.append("mount -o remount,bind,ro: not permitted")
+            reasons.append(f"{command}: not permitted")
     if not how:
-        pytest.skip(
-            f"{NOT_APPLICABLE}no directory can be made to refuse new entries here ({'; '.join(reasons)})"
-        )
+        pytest.skip(f"{NOT_APPLICABLE}{impossible} here ({'; '.join(reasons)})")
     try:
         yield how
     finally:
