@@ -227,3 +227,67 @@ def test_a_provider_without_its_key_is_a_clear_error(home: Path) -> None:
     )
     assert result.returncode == 1
     assert "ANTHROPIC_API_KEY" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_streamed_reply_is_shown_while_the_model_is_still_answering(home: Path) -> None:
+    """The model server sends the first words, then waits until the terminal shows them before it sends the
+    rest: a REPL that printed only the finished reply would leave the model waiting and this test failing."""
+    import http.server
+    import json
+    import threading
+
+    first_words_seen = threading.Event()
+
+    def sse(event: str, **data: object) -> bytes:
+        return f"event: {event}\ndata: {json.dumps({'type': event, **data})}\n\n".encode()
+
+    class GatedModel(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers["Content-Length"]))
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            message = {"id": "msg_1", "type": "message", "role": "assistant", "content": [], "model": "m"}
+            message |= {"usage": {"input_tokens": 3, "output_tokens": 0}}
+            self.wfile.write(sse("message_start", message=message))
+            self.wfile.write(sse("content_block_start", index=0, content_block={"type": "text", "text": ""}))
+            delta = {"type": "text_delta", "text": "First words"}
+            self.wfile.write(sse("content_block_delta", index=0, delta=delta))
+            self.wfile.flush()
+            first_words_seen.wait(2 * TIMEOUT)  # longer than the terminal waits for the first words
+            delta = {"type": "text_delta", "text": " and the rest."}
+            self.wfile.write(sse("content_block_delta", index=0, delta=delta))
+            self.wfile.write(sse("content_block_stop", index=0))
+            end = {"stop_reason": "end_turn"}
+            self.wfile.write(sse("message_delta", delta=end, usage={"output_tokens": 5}))
+            self.wfile.write(sse("message_stop"))
+            self.wfile.flush()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), GatedModel)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base_url = f"http://127.0.0.1:{server.server_address[1]}"
+    env = _environment(home) | {"ANTHROPIC_BASE_URL": base_url, "ANTHROPIC_API_KEY": "test-key"}
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "synapse_ref", "--home", str(home), "--provider", "anthropic", "--model", "m"],
+        env=env,
+        encoding="utf-8",
+        timeout=TIMEOUT,
+    )
+    try:
+        child.expect_exact(SHOWN_PROMPT)
+        _say(child, "stream please")
+        child.expect_exact("First words")
+        assert "and the rest" not in child.before + child.after
+        first_words_seen.set()
+        child.expect_exact(" and the rest.")
+        child.expect_exact(SHOWN_PROMPT)
+        _say(child, "/exit")
+        child.expect(pexpect.EOF)
+    finally:
+        first_words_seen.set()
+        child.close(force=True)
+        server.shutdown()
