@@ -719,6 +719,9 @@ def _emit_log(params: dict[str, Any]) -> None:
     if isinstance(error, dict):
         record.error_name = str(error.get("name", ""))
         record.error_message = str(error.get("message", ""))
+    data = params.get("data")
+    if isinstance(data, dict):
+        record.synapse_data = data
     logger.handle(record)
 
 

@@ -27,7 +27,7 @@ import pytest
 from synapse_spec.protocol import table
 from synapse_spec.protocol.codec import Codec, Record
 from synapse_spec.protocol.validate import message_validator
-from synapse_spec.remote import RemoteClient, RemoteImplementation, ServerCrashed
+from synapse_spec.remote import RemoteClient, RemoteImplementation, ServerCrashed, _emit_log
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = f"{sys.executable} -m synapse_ref.server"
@@ -264,6 +264,22 @@ def test_the_validator_names_the_message_and_the_rule_it_breaks() -> None:
     assert problem is not None and problem.startswith("hello.schema.json result") and "required" in problem
     log = {"jsonrpc": "2.0", "method": "log", "params": {"level": "warn", "logger": "synapse", "message": ""}}
     assert "log.schema.json" in (check("server>kit", log) or "")
+
+
+def test_a_logs_data_travels_beside_its_message_and_never_into_it(caplog: pytest.LogCaptureFixture) -> None:
+    params = {
+        "level": "warning",
+        "logger": "synapse.agent.runner",
+        "message": "Tool execution failed (counted: 1/2, consecutive: 1/3)",
+        "data": {"countableFailureIds": ["call-1"], "errors": ["boom"]},
+    }
+    assert message_validator()("server>kit", {"jsonrpc": "2.0", "method": "log", "params": params}) is None
+    with caplog.at_level("WARNING", logger="synapse"):
+        _emit_log(params)
+    (record,) = caplog.records
+    assert (record.name, record.levelname) == ("synapse.agent.runner", "WARNING")
+    assert record.getMessage() == "Tool execution failed (counted: 1/2, consecutive: 1/3)"
+    assert record.synapse_data == {"countableFailureIds": ["call-1"], "errors": ["boom"]}
 
 
 # --------------------------------------------------------------------------------------------------------

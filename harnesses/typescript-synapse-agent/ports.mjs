@@ -260,21 +260,25 @@ export function logLevel(name) {
 /**
  * A record of the original's logger as the protocol carries it.  The original logs a message plus
  * structured data (`{path}`, `{stage, beforeCount, afterCount}`, `{error}`), written side by side into its
- * log file; the protocol's `log` has one text, so the data follows the message as JSON.  An error inside
+ * log file; the protocol's `log` (1.1) carries them side by side too: the message as it was logged, the
+ * data as JSON (an `Error` as `{name, message}`; data that is not an object under `value`).  An error inside
  * the data also travels as the record's error.
  */
 export function logRecord(message, data) {
   let error;
   if (data instanceof Error) error = data;
   else if (data && typeof data === "object" && data.error instanceof Error) error = data.error;
-  if (data === undefined) return { message: String(message), error };
-  let text;
+  if (data === undefined) return { message: String(message), error, data: undefined };
+  let json;
   try {
-    text = JSON.stringify(data, (_key, value) =>
-      value instanceof Error ? { name: value.name, message: value.message } : value,
+    json = JSON.parse(
+      JSON.stringify(data, (_key, value) =>
+        value instanceof Error ? { name: value.name, message: value.message } : value,
+      ) ?? "null",
     );
   } catch {
-    text = String(data);
+    json = String(data);
   }
-  return { message: `${message} ${text}`, error };
+  const fields = json !== null && typeof json === "object" && !Array.isArray(json) ? json : { value: json };
+  return { message: String(message), error, data: fields };
 }

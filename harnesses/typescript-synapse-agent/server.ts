@@ -103,10 +103,10 @@ function forwardLogs(fileLogger: Any): void {
   const original = proto.log;
   proto.log = function (this: Any, level: number, message: string, data?: unknown) {
     if (level >= this.level) {
-      const { message: text, error } = logRecord(message, data);
+      const record = logRecord(message, data);
       const logger = getLogger(`synapse.${this.category}`);
       const method = logLevel(LEVEL_NAMES[level] ?? 'INFO');
-      (logger as Any)[method](text, error);
+      (logger as Any)[method](record.message, record.error, record.data);
     }
     return original.call(this, level, message, data);
   };

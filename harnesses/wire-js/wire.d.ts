@@ -25,7 +25,14 @@ export interface ServeOptions {
 }
 
 export declare class Connection {
-  log(level: "debug" | "info" | "warning" | "error", logger: string, message: string, error?: unknown): void;
+  /** `data`: a JSON object of structured fields logged beside the message (protocol 1.1), never folded into it. */
+  log(
+    level: "debug" | "info" | "warning" | "error",
+    logger: string,
+    message: string,
+    error?: unknown,
+    data?: Record<string, unknown>,
+  ): void;
   encode(value: unknown): unknown;
   decode(value: unknown): unknown;
 }
@@ -35,11 +42,11 @@ export declare function serve(options: ServeOptions): Connection;
 
 export interface Logger {
   readonly name: string;
-  debug(message: string, error?: unknown): void;
-  info(message: string, error?: unknown): void;
-  warning(message: string, error?: unknown): void;
-  warn(message: string, error?: unknown): void;
-  error(message: string, error?: unknown): void;
+  debug(message: string, error?: unknown, data?: Record<string, unknown>): void;
+  info(message: string, error?: unknown, data?: Record<string, unknown>): void;
+  warning(message: string, error?: unknown, data?: Record<string, unknown>): void;
+  warn(message: string, error?: unknown, data?: Record<string, unknown>): void;
+  error(message: string, error?: unknown, data?: Record<string, unknown>): void;
 }
 
 /** A logger on a dotted name starting with `synapse`; each record is a `log` notification. */

@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import process from "node:process";
 
-export const PROTOCOL_VERSION = "1.0";
+export const PROTOCOL_VERSION = "1.1";
 
 const KWARGS = Symbol.for("synapse.wire.kwargs");
 const HANDLE_TYPE = Symbol.for("synapse.wire.handleType");
@@ -149,9 +149,10 @@ export class Connection {
 
   // -- logging ------------------------------------------------------------------------------------------
 
-  log(level, logger, message, error) {
+  log(level, logger, message, error, data) {
     const params = { level, logger, message: String(message) };
     if (error !== undefined && error !== null) params.error = errorData(error);
+    if (data !== undefined && data !== null) params.data = data;
     this.send({ method: "log", params });
   }
 
@@ -485,9 +486,9 @@ const pendingLogs = [];
 
 /** A logger on `name` (a dotted name starting with `synapse`); records go to the kit as `log` notifications. */
 export function getLogger(name) {
-  const emit = (level) => (message, error) => {
-    if (current === null) pendingLogs.push([level, name, message, error]);
-    else current.log(level, name, message, error);
+  const emit = (level) => (message, error, data) => {
+    if (current === null) pendingLogs.push([level, name, message, error, data]);
+    else current.log(level, name, message, error, data);
   };
   return {
     name,
@@ -539,7 +540,7 @@ export function serve(options) {
 
   const conn = new Connection({ output, syncFd });
   current = conn;
-  for (const [level, logger, message, error] of pendingLogs.splice(0)) conn.log(level, logger, message, error);
+  for (const [level, logger, message, error, data] of pendingLogs.splice(0)) conn.log(level, logger, message, error, data);
 
   const impl = handle({}, "Implementation");
   for (const [key, value] of Object.entries(factories)) {

@@ -16,8 +16,9 @@ from collections.abc import Callable
 from typing import Any
 
 from synapse_spec.protocol.codec import error_json, make_error
+from synapse_spec.version import PROTOCOL_VERSION
 
-PROTOCOL_VERSION = "1.0"
+__all__ = ["PROTOCOL_VERSION"]
 
 NESTING = 10_000
 """How deeply nested a value both Python ends carry: data an implementation keeps in process (a session line

@@ -135,12 +135,15 @@ test("the skill import manager passes merge targets as (source, target) pairs", 
   assert.deepEqual(seen, [["/src", { kwargs: { continue_skills: ["a"], merge_into: [["b", "c"]] } }]]);
 });
 
-test("log records carry the original's data as JSON after its message, and its error", () => {
+test("log records carry the original's message as logged, its data beside it, and its error", () => {
   const error = new Error("boom");
   const record = logRecord("Skipping offload restore", { error, path: "/x" });
   assert.equal(record.error, error);
-  assert.equal(record.message, 'Skipping offload restore {"error":{"name":"Error","message":"boom"},"path":"/x"}');
-  assert.deepEqual(logRecord("plain"), { message: "plain", error: undefined });
+  assert.equal(record.message, "Skipping offload restore");
+  assert.deepEqual(record.data, { error: { name: "Error", message: "boom" }, path: "/x" });
+  assert.deepEqual(logRecord("plain"), { message: "plain", error: undefined, data: undefined });
+  assert.deepEqual(logRecord("count", 3).data, { value: 3 });
+  assert.deepEqual(logRecord("failed", error).data, { name: "Error", message: "boom" });
   assert.equal(logLevel("WARN"), "warning");
   assert.equal(logLevel("ERROR"), "error");
 });
