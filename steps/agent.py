@@ -1740,7 +1740,7 @@ def agent_noop_compact_event(agent_world: AgentWorld) -> None:
 )
 def agent_sanitize_logged(agent_logs: pytest.LogCaptureFixture, stage: str, before: str, after: str) -> None:
     warnings = [
-        r.getMessage()
+        probes.logged_text(r)
         for r in _synapse_records(agent_logs, logging.WARNING)
         if r.getMessage().startswith("Sanitized dangling or malformed tool-call history")
     ]

@@ -1389,7 +1389,7 @@ def ctx_then_rest_deleted(ctx_state: CtxState) -> None:
 @then("流程仅记录告警而不抛出整体异常")
 def ctx_then_only_warning(ctx_state: CtxState, caplog: pytest.LogCaptureFixture) -> None:
     _ctx_deleted(ctx_state)
-    warnings = [r.getMessage() for r in _ctx_synapse_warnings(caplog, ctx_state.log_mark)]
+    warnings = [probes.logged_text(r) for r in _ctx_synapse_warnings(caplog, ctx_state.log_mark)]
     assert warnings, "the failed deletion should be logged as a WARNING"
     for path in ctx_state.deny:
         assert any(Path(path).name in message for message in warnings), (

@@ -219,7 +219,7 @@ def reader_no_exception(reader_ctx: ReaderContext) -> None:
 def reader_warned_missing(reader_ctx: ReaderContext) -> None:
     assert reader_ctx.path is not None
     names = (str(reader_ctx.path), reader_ctx.path.name)
-    mentioning = [r for r in reader_ctx.warnings if any(n in r.getMessage() for n in names)]
+    mentioning = [r for r in reader_ctx.warnings if any(n in probes.logged_text(r) for n in names)]
     assert mentioning, (
         "reading a missing session file must log a WARNING on a 'synapse.*' logger naming the path; got "
         f"{[(r.name, r.getMessage()) for r in reader_ctx.warnings]}"

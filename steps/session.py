@@ -1076,7 +1076,7 @@ def hook_then_failure_logged(hook_world: HookWorld, caplog: pytest.LogCaptureFix
     logged = [
         r.getMessage()
         for r in caplog.records
-        if r.levelno >= logging.WARNING and r.name.startswith("synapse") and name in r.getMessage()
+        if r.levelno >= logging.WARNING and r.name.startswith("synapse") and name in probes.logged_text(r)
     ]
     assert logged, f"the failure of hook {name!r} should be logged (WARNING or above, synapse.*) naming it"
 
@@ -2369,7 +2369,7 @@ def ses_then_new_session_found(synapse: Implementation, ses_world: SesWorld) -> 
 @then("应记录一条指明该历史文件路径的 warning")
 def ses_then_warning_names_undeletable(ses_world: SesWorld, caplog: pytest.LogCaptureFixture) -> None:
     path = str(ses_world.snapshot["undeletable"])
-    warnings = [r.getMessage() for r in _synapse_warnings(caplog)]
+    warnings = [probes.logged_text(r) for r in _synapse_warnings(caplog)]
     assert any(path in message for message in warnings), (
         f"a file of an evicted session that cannot be deleted must be named in a warning ({path}), "
         f"got {warnings}"

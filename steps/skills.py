@@ -854,7 +854,7 @@ def _records(caplog: pytest.LogCaptureFixture, level: int) -> list[logging.LogRe
 @then(parsers.re(r'`synapse\.\*` 日志应有 (?P<count>\d+) 条(?P<level>警告|错误)，提到 "(?P<text>[^"]+)"'))
 def importer_log_names(caplog: pytest.LogCaptureFixture, count: str, level: str, text: str) -> None:
     records = _records(caplog, logging.WARNING if level == "警告" else logging.ERROR)
-    messages = [r.getMessage() for r in records]
+    messages = [probes.logged_text(r) for r in records]
     assert len(records) == int(count), f"{count} {level} record(s) expected, got {messages}"
     assert all(text in message for message in messages), f"each should name {text!r}: {messages}"
 

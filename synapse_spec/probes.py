@@ -14,6 +14,7 @@ import ctypes
 import ctypes.util
 import errno
 import fcntl
+import json
 import logging
 import multiprocessing
 import os
@@ -512,6 +513,17 @@ def logged_error(record: logging.LogRecord) -> tuple[str, str] | None:
     if name:
         return str(name), str(getattr(record, "error_message", ""))
     return None
+
+
+def logged_text(record: logging.LogRecord) -> str:
+    """What a log record says: its message, then the structured data logged beside it (protocol 1.1
+    ``data``, as JSON), so "a warning naming the path" holds whether an implementation writes the path into
+    its message or logs it as a field."""
+    data = getattr(record, "synapse_data", None)
+    message = record.getMessage()
+    if not isinstance(data, dict) or not data:
+        return message
+    return f"{message} {json.dumps(data, ensure_ascii=False)}"
 
 
 def run_loop_until(
