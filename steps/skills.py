@@ -577,10 +577,14 @@ def importer_versions_newest_first(importer_ctx: ImporterContext, name: str, des
     )
 
 
-@then(parsers.parse('技能目录中的条目应恰好为 "{names}"'))
+@then(parsers.parse('技能目录中的目录应恰好为 "{names}"'))
 def importer_skills_dir_entries(importer_ctx: ImporterContext, names: str) -> None:
-    found = sorted(p.name for p in importer_ctx.skills_dir.iterdir())
-    assert found == sorted(names.split("、")), f"the skills directory should hold only {names!r}, has {found}"
+    """Skills, half-installed copies and stray folders are directories; a file beside them (the original
+    keeps its skill index, ``index.json``, there) is none of these."""
+    found = sorted(p.name for p in importer_ctx.skills_dir.iterdir() if p.is_dir())
+    assert found == sorted(names.split("、")), (
+        f"the directories of the skills directory should be exactly {names!r}, are {found}"
+    )
 
 
 @then(
@@ -737,10 +741,14 @@ def importer_all_or_nothing(importer_ctx: ImporterContext, name: str) -> None:
         importer_installed_tree(importer_ctx, name)
 
 
-@then(parsers.parse('技能目录中不以 "." 开头的条目应恰好为 "{names}"'))
+@then(parsers.parse('技能目录中不以 "." 开头的目录应恰好为 "{names}"'))
 def importer_visible_entries(importer_ctx: ImporterContext, names: str) -> None:
-    found = sorted(p.name for p in importer_ctx.skills_dir.iterdir() if not p.name.startswith("."))
-    assert found == sorted(names.split("、")), f"the skills directory should show only {names!r}, has {found}"
+    found = sorted(
+        p.name for p in importer_ctx.skills_dir.iterdir() if p.is_dir() and not p.name.startswith(".")
+    )
+    assert found == sorted(names.split("、")), (
+        f"the visible directories of the skills directory should be exactly {names!r}, are {found}"
+    )
 
 
 @then(parsers.parse('已安装技能 "{name}" 的文件应与导入源中的完全相同'))

@@ -181,7 +181,7 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     When 用技能导入器执行 `skill:import <源目录>`
     Then `skill:import` 的 stdout 应包含 "Imported: test-gen" 与 "Skipped: lint-fix"
     And 已安装技能 "test-gen" 的 SKILL.md 应与导入源中的相同
-    And 技能目录中的条目应恰好为 "git-commit、test-gen"
+    And 技能目录中的目录应恰好为 "git-commit、test-gen"
     And `synapse.*` 日志应有 1 条错误，提到 "lint-fix"
 
   @SKL-023
@@ -207,7 +207,7 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     Then `skill:import` 的 stdout 应为 "Skipped: commit-helper"
     And 已安装技能 "git-commit" 的描述仍应为 "Write conventional commits"
     And 技能 "commit-helper" 不应被安装
-    And 技能目录中的条目应恰好为 "git-commit"
+    And 技能目录中的目录应恰好为 "git-commit"
     And `synapse.*` 日志应有 1 条警告
     And 模型应被询问 `<询问>` 次
 
@@ -226,7 +226,7 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
       """
     When 用技能导入器执行 `skill:import <源目录>`
     Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
-    And 技能目录中的条目应恰好为 "git-commit、lint-fix"
+    And 技能目录中的目录应恰好为 "git-commit、lint-fix"
 
     Examples:
       | 布局                                   |
@@ -272,7 +272,7 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
     And 模型应被询问 1 次，请求中包含 "git-commit: Write conventional commits" 与 "pr-notes: Writes release notes"
     And 相似检查的请求不应提到 "drafts" 或 ".pr-notes.importing"
-    And 技能目录中的条目应恰好为 ".pr-notes.importing、drafts、git-commit、lint-fix、pr-notes"
+    And 技能目录中的目录应恰好为 ".pr-notes.importing、drafts、git-commit、lint-fix、pr-notes"
 
   @SKL-028
   Scenario: SKILL.md 中的无效 UTF-8 字节按原实现替换为 U+FFFD，导入与合并照常进行
@@ -394,7 +394,7 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     Then 技能 "lint-fix" 应要么未被安装，要么已与导入源完全相同
     When 用技能导入器执行 `skill:import <源目录> --continue=lint-fix`
     Then 已安装技能 "lint-fix" 的文件应与导入源中的完全相同
-    And 技能目录中不以 "." 开头的条目应恰好为 "git-commit、lint-fix"
+    And 技能目录中不以 "." 开头的目录应恰好为 "git-commit、lint-fix"
 
   @SKL-040
   Scenario: 删除不了的最早旧版本不妨碍合并，记录一条指出该版本的警告

@@ -12,6 +12,6 @@ Feature: 技能目录尚不存在时的首次导入
       | lint-fix | Fix lint errors |
     When 用技能导入器执行 `skill:import <源目录>`
     Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
-    And 技能目录中的条目应恰好为 "lint-fix"
+    And 技能目录中的目录应恰好为 "lint-fix"
     And 已安装技能 "lint-fix" 的 SKILL.md 应与导入源中的相同
     And 导入器不应询问模型
