@@ -17,6 +17,8 @@ import {
   abortSignal,
   camelRecord,
   conversationTurn,
+  kitToolDefinition,
+  kitToolResult,
   logLevel,
   logRecord,
   skillImportManager,
@@ -247,9 +249,25 @@ class ConversationReaderAdapter extends Lazy {
 
 /** Bash sessions the original's tools started and the indexers' homes; each scenario's go at reset. */
 const bashTools: Any[] = [];
-/** The original's own toolsets (bash_toolset): a runner gets them as they are, cancel included. */
-const ownToolsets: WeakSet<object> = new WeakSet();
 const importerHomes: string[] = [];
+
+/**
+ * The original's own toolset (bash_toolset) as the contract's Toolset: `handle` answers the ToolResult (the
+ * original wraps it as `{toolCallId, returnValue}`) and `tools` name the schema `parameters` (the original's
+ * `input_schema`).  A runner gets the original's toolset itself, cancel included.
+ */
+class OwnToolsetAdapter {
+  constructor(readonly inner: Any) {}
+  get tools(): Any[] {
+    return this.inner.tools.map(kitToolDefinition);
+  }
+  async handle(toolCall: Any): Promise<Any> {
+    return kitToolResult(await this.inner.handle(toolCall));
+  }
+  get_tool(name: string): Any {
+    return this.inner.getTool(name) ?? null;
+  }
+}
 
 /**
  * A home directory for the original's SkillIndexer whose `.synapse/skills` is the kit's skills directory.
@@ -660,9 +678,7 @@ const factories = {
     // started (bun's spawn does not follow a later `process.chdir`). A `cd` through the tool itself moves
     // that shell, as a user of the original would.
     await tool.call({ command: `cd '${cwd.replace(/'/g, "'\\''")}'` });
-    const toolset = new CallableToolset([tool]);
-    ownToolsets.add(toolset);
-    return typed('Toolset', toolset);
+    return typed('Toolset', new OwnToolsetAdapter(new CallableToolset([tool])));
   },
 
   skill_importer(skillsDir: string, llm: Any): Any {
@@ -794,7 +810,7 @@ const factories = {
         const options: Kwargs = {
           client: new KitLLMClient(llm, kw),
           systemPrompt: buildSystemPrompt({ cwd: kwargs.cwd ?? process.cwd() }),
-          toolset: ownToolsets.has(tools) ? tools : toolsetAdapter(tools),
+          toolset: tools instanceof OwnToolsetAdapter ? tools.inner : toolsetAdapter(tools),
         };
         if (session !== null) options.session = session.inner;
         if (kwargs.max_iterations != null) options.maxIterations = kwargs.max_iterations;
