@@ -671,13 +671,22 @@ const factories = {
     const { BashTool } = up('tools/bash-tool.ts');
     const { CallableToolset } = up('tools/toolset.ts');
     const { loadSandboxConfig } = up('shared/sandbox/sandbox-config.ts');
-    // The sandbox is off, as the original builds the sub-agents' BashTool (`core/hooks/skill-enhance-hook.ts`).
-    const tool = new BashTool({ sandboxConfig: { ...loadSandboxConfig(), enabled: false } });
-    bashTools.push(tool);
-    // The original's tool takes no working directory: its one persistent bash starts where the process
-    // started (bun's spawn does not follow a later `process.chdir`). A `cd` through the tool itself moves
-    // that shell, as a user of the original would.
-    await tool.call({ command: `cd '${cwd.replace(/'/g, "'\\''")}'` });
+    // The original's tool takes no working directory: its shells start in the process's directory, as when
+    // the original is started in the project.  The tool is built, and the persistent bash that runs its
+    // commands started (`SandboxManager.getSandbox`, public, which spawns it synchronously when the sandbox is
+    // off), with the process in `cwd` for that moment; no command goes through the shell before the
+    // scenario's own, so bash numbers the scenario's first command line 1, as in a fresh original.
+    const saved = process.cwd();
+    let tool: Any;
+    process.chdir(cwd);
+    try {
+      // The sandbox is off, as the original builds the sub-agents' BashTool (`core/hooks/skill-enhance-hook.ts`).
+      tool = new BashTool({ sandboxConfig: { ...loadSandboxConfig(), enabled: false } });
+      bashTools.push(tool);
+      void tool.getSandboxManager().getSandbox(cwd);
+    } finally {
+      process.chdir(saved);
+    }
     return typed('Toolset', new OwnToolsetAdapter(new CallableToolset([tool])));
   },
 
