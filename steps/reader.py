@@ -1168,7 +1168,7 @@ def reader_generated_ids_distinct(reader_ctx: ReaderContext) -> None:
 @then(parsers.parse("应依次为第 `{numbers}` 行各记录一条 warning 日志，日志写明该行的行号"))
 def reader_warned_line_numbers(reader_ctx: ReaderContext, numbers: str) -> None:
     expected = [int(n) for n in numbers.split(",")]
-    messages = [r.getMessage() for r in reader_ctx.warnings]
+    messages = [probes.logged_text(r) for r in reader_ctx.warnings]
     named = [[int(n) for n in re.findall(r"(?<![\w.])\d+(?![\w.])", m)] for m in messages]
     assert len(messages) == len(expected) and all(
         line in found for line, found in zip(expected, named, strict=True)

@@ -247,8 +247,8 @@ def test_a_streamed_reply_is_shown_while_the_model_is_still_answering(home: Path
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.end_headers()
-            message = {"id": "msg_1", "type": "message", "role": "assistant", "content": [], "model": "m"}
-            message |= {"usage": {"input_tokens": 3, "output_tokens": 0}}
+            message: dict[str, object] = {"id": "msg_1", "type": "message", "role": "assistant"}
+            message |= {"content": [], "model": "m", "usage": {"input_tokens": 3, "output_tokens": 0}}
             self.wfile.write(sse("message_start", message=message))
             self.wfile.write(sse("content_block_start", index=0, content_block={"type": "text", "text": ""}))
             delta = {"type": "text_delta", "text": "First words"}
@@ -281,7 +281,7 @@ def test_a_streamed_reply_is_shown_while_the_model_is_still_answering(home: Path
         child.expect_exact(SHOWN_PROMPT)
         _say(child, "stream please")
         child.expect_exact("First words")
-        assert "and the rest" not in child.before + child.after
+        assert "and the rest" not in f"{child.before}{child.after}"
         first_words_seen.set()
         child.expect_exact(" and the rest.")
         child.expect_exact(SHOWN_PROMPT)

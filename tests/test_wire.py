@@ -279,7 +279,7 @@ def test_a_logs_data_travels_beside_its_message_and_never_into_it(caplog: pytest
     (record,) = caplog.records
     assert (record.name, record.levelname) == ("synapse.agent.runner", "WARNING")
     assert record.getMessage() == "Tool execution failed (counted: 1/2, consecutive: 1/3)"
-    assert record.synapse_data == {"countableFailureIds": ["call-1"], "errors": ["boom"]}
+    assert getattr(record, "synapse_data", None) == {"countableFailureIds": ["call-1"], "errors": ["boom"]}
 
 
 # --------------------------------------------------------------------------------------------------------
