@@ -89,7 +89,8 @@ export class KitLLMClient {
     if (this.generationKwargs.maxTokens !== undefined) kwargs.max_tokens = this.generationKwargs.maxTokens;
     const kitSignal = options?.signal?.[KIT_SIGNAL];
     if (kitSignal !== undefined) kwargs.signal = kitSignal;
-    const reply = await this.port.generate(systemPrompt, messages, tools ?? [], this.kw(kwargs));
+    const offered = (tools ?? []).map(kitToolDefinition);
+    const reply = await this.port.generate(systemPrompt, messages, offered, this.kw(kwargs));
     return streamedMessage(reply);
   }
 
@@ -187,6 +188,36 @@ export function toolReturnValue(result) {
   return out;
 }
 
+/**
+ * A tool definition with the original's key for its JSON schema (`input_schema`, as the Anthropic API
+ * names it) under the contract's (`parameters`), or the reverse; the schema itself is untouched.
+ */
+export function renameSchemaKey(tool, from, to) {
+  if (tool === null || typeof tool !== "object" || !(from in tool) || to in tool) return tool;
+  const out = {};
+  for (const [key, value] of Object.entries(tool)) out[key === from ? to : key] = value;
+  return out;
+}
+
+/** The original's tool definition (`input_schema`) as the contract's (`parameters`). */
+export function kitToolDefinition(tool) {
+  return renameSchemaKey(tool, "input_schema", "parameters");
+}
+
+/** The contract's tool definition (`parameters`) as the original's (`input_schema`). */
+export function originalToolDefinition(tool) {
+  return renameSchemaKey(tool, "parameters", "input_schema");
+}
+
+/**
+ * What the original's `Toolset.handle` resolves to, `{toolCallId, returnValue}`, as the contract's
+ * ToolResult: the return value itself (`{isError, output, message, brief, extras}`, the contract's fields in
+ * camelCase); the call id is the caller's own.
+ */
+export function kitToolResult(handled) {
+  return handled?.returnValue;
+}
+
 /** The original's `SandboxAwareBashTool` over the kit's BashTool port. */
 export function bashTool(port) {
   return {
@@ -210,7 +241,7 @@ export function bashTool(port) {
 export function toolset(port) {
   return {
     get tools() {
-      return port.tools;
+      return (port.tools ?? []).map(originalToolDefinition);
     },
     handle(toolCall) {
       const promise = Promise.resolve(port.handle(toolCall)).then((result) => ({

@@ -17,6 +17,8 @@ import {
   abortSignal,
   camelRecord,
   conversationTurn,
+  kitToolDefinition,
+  kitToolResult,
   logLevel,
   logRecord,
   skillImportManager,
@@ -247,9 +249,25 @@ class ConversationReaderAdapter extends Lazy {
 
 /** Bash sessions the original's tools started and the indexers' homes; each scenario's go at reset. */
 const bashTools: Any[] = [];
-/** The original's own toolsets (bash_toolset): a runner gets them as they are, cancel included. */
-const ownToolsets: WeakSet<object> = new WeakSet();
 const importerHomes: string[] = [];
+
+/**
+ * The original's own toolset (bash_toolset) as the contract's Toolset: `handle` answers the ToolResult (the
+ * original wraps it as `{toolCallId, returnValue}`) and `tools` name the schema `parameters` (the original's
+ * `input_schema`).  A runner gets the original's toolset itself, cancel included.
+ */
+class OwnToolsetAdapter {
+  constructor(readonly inner: Any) {}
+  get tools(): Any[] {
+    return this.inner.tools.map(kitToolDefinition);
+  }
+  async handle(toolCall: Any): Promise<Any> {
+    return kitToolResult(await this.inner.handle(toolCall));
+  }
+  get_tool(name: string): Any {
+    return this.inner.getTool(name) ?? null;
+  }
+}
 
 /**
  * A home directory for the original's SkillIndexer whose `.synapse/skills` is the kit's skills directory.
@@ -653,16 +671,23 @@ const factories = {
     const { BashTool } = up('tools/bash-tool.ts');
     const { CallableToolset } = up('tools/toolset.ts');
     const { loadSandboxConfig } = up('shared/sandbox/sandbox-config.ts');
-    // The sandbox is off, as the original builds the sub-agents' BashTool (`core/hooks/skill-enhance-hook.ts`).
-    const tool = new BashTool({ sandboxConfig: { ...loadSandboxConfig(), enabled: false } });
-    bashTools.push(tool);
-    // The original's tool takes no working directory: its one persistent bash starts where the process
-    // started (bun's spawn does not follow a later `process.chdir`). A `cd` through the tool itself moves
-    // that shell, as a user of the original would.
-    await tool.call({ command: `cd '${cwd.replace(/'/g, "'\\''")}'` });
-    const toolset = new CallableToolset([tool]);
-    ownToolsets.add(toolset);
-    return typed('Toolset', toolset);
+    // The original's tool takes no working directory: its shells start in the process's directory, as when
+    // the original is started in the project.  The tool is built, and the persistent bash that runs its
+    // commands started (`SandboxManager.getSandbox`, public, which spawns it synchronously when the sandbox is
+    // off), with the process in `cwd` for that moment; no command goes through the shell before the
+    // scenario's own, so bash numbers the scenario's first command line 1, as in a fresh original.
+    const saved = process.cwd();
+    let tool: Any;
+    process.chdir(cwd);
+    try {
+      // The sandbox is off, as the original builds the sub-agents' BashTool (`core/hooks/skill-enhance-hook.ts`).
+      tool = new BashTool({ sandboxConfig: { ...loadSandboxConfig(), enabled: false } });
+      bashTools.push(tool);
+      void tool.getSandboxManager().getSandbox(cwd);
+    } finally {
+      process.chdir(saved);
+    }
+    return typed('Toolset', new OwnToolsetAdapter(new CallableToolset([tool])));
   },
 
   skill_importer(skillsDir: string, llm: Any): Any {
@@ -794,7 +819,7 @@ const factories = {
         const options: Kwargs = {
           client: new KitLLMClient(llm, kw),
           systemPrompt: buildSystemPrompt({ cwd: kwargs.cwd ?? process.cwd() }),
-          toolset: ownToolsets.has(tools) ? tools : toolsetAdapter(tools),
+          toolset: tools instanceof OwnToolsetAdapter ? tools.inner : toolsetAdapter(tools),
         };
         if (session !== null) options.session = session.inner;
         if (kwargs.max_iterations != null) options.maxIterations = kwargs.max_iterations;

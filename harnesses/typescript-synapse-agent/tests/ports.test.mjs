@@ -6,7 +6,10 @@ import {
   abortSignal,
   camelRecord,
   field,
+  kitToolDefinition,
+  kitToolResult,
   logLevel,
+  originalToolDefinition,
   logRecord,
   skillImportManager,
   streamParts,
@@ -90,7 +93,7 @@ test("a tool result keeps only the fields the kit sent", () => {
 
 test("the toolset adapter answers with a cancelable {toolCallId, returnValue}", async () => {
   const port = {
-    tools: [{ name: "Bash" }],
+    tools: [{ name: "Bash", parameters: { type: "object" } }],
     async handle(call) {
       return { isError: false, output: `ran ${call.name}`, message: "", brief: "", extras: null };
     },
@@ -108,6 +111,7 @@ test("the toolset adapter answers with a cancelable {toolCallId, returnValue}", 
     },
   };
   const set = toolset(port);
+  assert.deepEqual(set.tools, [{ name: "Bash", input_schema: { type: "object" } }]);
   const pending = set.handle({ id: "c1", name: "Bash", arguments: "{}" });
   assert.equal(typeof pending.cancel, "function");
   assert.deepEqual(await pending, {
@@ -118,6 +122,36 @@ test("the toolset adapter answers with a cancelable {toolCallId, returnValue}", 
   const bash = set.getTool("Bash");
   assert.deepEqual(await bash.executeUnsandboxed("ls", "/w"), { stdout: "ls", stderr: "", exitCode: 0 });
   assert.deepEqual(await bash.call({ command: "pwd" }), { isError: false, output: "pwd", message: "" });
+});
+
+test("tool definitions rename only the schema's key, between the original's input_schema and parameters", () => {
+  const schema = { type: "object", properties: { command: { type: "string" } }, required: ["command"] };
+  const original = { name: "Bash", description: "d", input_schema: schema };
+  const kit = kitToolDefinition(original);
+  assert.deepEqual(Object.keys(kit), ["name", "description", "parameters"]);
+  assert.equal(kit.parameters, schema, "the schema itself is passed as it is");
+  assert.deepEqual(originalToolDefinition(kit), original);
+  assert.equal(kitToolDefinition(kit), kit, "a definition already in the contract's shape is left alone");
+  const both = { name: "x", input_schema: {}, parameters: {} };
+  assert.equal(kitToolDefinition(both), both, "no key is overwritten");
+});
+
+test("the original's {toolCallId, returnValue} answers as the ToolResult it wraps", () => {
+  const returnValue = { isError: true, output: "", message: "m", brief: "b", extras: { failureCategory: "x" } };
+  assert.equal(kitToolResult({ toolCallId: "c1", returnValue }), returnValue);
+});
+
+test("the LLM adapter offers the model the original's tools under the contract's key", async () => {
+  const seen = [];
+  const port = {
+    model_name: "m",
+    async generate(system, messages, tools) {
+      seen.push(tools);
+      return { message: { role: "assistant", content: [] }, usage: {} };
+    },
+  };
+  await new KitLLMClient(port, kw).generate("s", [], [{ name: "Bash", description: "d", input_schema: { type: "object" } }]);
+  assert.deepEqual(seen[0], [{ name: "Bash", description: "d", parameters: { type: "object" } }]);
 });
 
 test("the skill import manager passes merge targets as (source, target) pairs", async () => {
