@@ -114,6 +114,21 @@ def bash_tool_text_prefix(agent_world: AgentWorld, number: str, prefix: str) -> 
     _assert_prefixed(_tool_text(agent_world, int(number)), prefix)
 
 
+_MENTIONS = r'开头并提到 "(?P<word>[^"]+)"$'
+
+
+def _assert_prefixed_mentioning(actual: str, prefix: str, word: str) -> None:
+    """The problem named, in whatever words: the sentence after the prefix is the implementation's."""
+    assert actual.startswith(prefix) and word in actual[len(prefix) :], (
+        f"the tool result should start with {prefix!r} and then name {word!r}, got {actual!r}"
+    )
+
+
+@then(parsers.re(r'^模型第 (?P<number>\d+) 次调用看到的 tool 消息文本应以 "(?P<prefix>[^"]+)" ' + _MENTIONS))
+def bash_tool_text_mentions(agent_world: AgentWorld, number: str, prefix: str, word: str) -> None:
+    _assert_prefixed_mentioning(_tool_text(agent_world, int(number)), prefix, word)
+
+
 def _direct(world: AgentWorld, call: BashCall) -> contract.ToolResult:
     result: contract.ToolResult = run(_toolset(world).handle(call.call))
     return result
@@ -149,6 +164,11 @@ def bash_direct_text(agent_world: AgentWorld, bash_call: BashCall, text: str) ->
 @then(parsers.re(r'^工具集直接处理同一调用的结果文本应以 "(?P<prefix>[^"]+)" ' + _PREFIX))
 def bash_direct_text_prefix(agent_world: AgentWorld, bash_call: BashCall, prefix: str) -> None:
     _assert_prefixed(_direct_text(agent_world, bash_call), prefix)
+
+
+@then(parsers.re(r'^工具集直接处理同一调用的结果文本应以 "(?P<prefix>[^"]+)" ' + _MENTIONS))
+def bash_direct_text_mentions(agent_world: AgentWorld, bash_call: BashCall, prefix: str, word: str) -> None:
+    _assert_prefixed_mentioning(_direct_text(agent_world, bash_call), prefix, word)
 
 
 @then('模型每次调用都应只被提供一个工具 "Bash"，其参数是必填的字符串 `command`，工具与参数都有说明')
