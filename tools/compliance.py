@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,10 +77,7 @@ def _scenarios(features: Path) -> dict[str, tuple[list[str], int]]:
 def classified_ids(markdown: str) -> dict[str, str]:
     """``ID -> classification`` from the table rows of a classification document."""
     found: dict[str, str] = {}
-    for line in markdown.splitlines():
-        if not line.startswith("|"):
-            continue
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    for cells in _table_rows(markdown):
         if len(cells) < 2:
             continue
         reason = next((c for c in CLASSIFICATIONS if any(cell.lower().startswith(c) for cell in cells)), None)
@@ -89,6 +86,27 @@ def classified_ids(markdown: str) -> dict[str, str]:
         for ident in ID_IN_TEXT.findall(cells[0]):
             found[ident] = reason
     return found
+
+
+INTERMITTENT = "intermittent"
+"""An evidence cell that starts with this word marks a divergence that depends on a race: the original
+fails those rows in some runs only, so a run where they pass does not contradict the classification."""
+
+
+def _table_rows(markdown: str) -> Iterator[list[str]]:
+    for line in markdown.splitlines():
+        if line.startswith("|"):
+            yield [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def intermittent_ids(markdown: str) -> set[str]:
+    """The classified IDs whose evidence starts with ``intermittent``."""
+    return {
+        ident
+        for cells in _table_rows(markdown)
+        if len(cells) >= 3 and cells[2].lower().startswith(INTERMITTENT)
+        for ident in ID_IN_TEXT.findall(cells[0])
+    }
 
 
 @dataclass
@@ -132,7 +150,9 @@ def check(report_dir: Path, features: Path, capabilities: Iterable[str] | None =
         i for i, (tags, _) in scenarios.items() if i not in ran and (not caps or caps & set(tags))
     )
     doc = report_dir.parent / f"{report_dir.name}.md"
-    classified = classified_ids(doc.read_text(encoding="utf-8")) if doc.is_file() else {}
+    markdown = doc.read_text(encoding="utf-8") if doc.is_file() else ""
+    classified = classified_ids(markdown)
+    intermittent = intermittent_ids(markdown)
     # A report of an earlier kit names outline examples by their scenario ID alone; a row for one example
     # (WF-050#3) then classifies that scenario's failing rows too.
     classified_bases = {ident.split("#")[0] for ident in classified}
@@ -152,7 +172,8 @@ def check(report_dir: Path, features: Path, capabilities: Iterable[str] | None =
     result.classified_but_passing = sorted(
         ident
         for ident in classified
-        if ident.split("#")[0] in ran
+        if ident not in intermittent
+        and ident.split("#")[0] in ran
         and not (
             ident in failing or ("#" not in ident and ident in failing_bases)
             if indexed
