@@ -553,6 +553,45 @@ def ses_given_corrupt_history(synapse: Implementation, ses_world: SesWorld, docs
     ses_world.snapshot["bad_lines"] = sum(1 for line in docstring.splitlines() if not _is_json(line))
 
 
+@given(
+    parsers.re(
+        r"^history 文件有 (?P<total>\d+) 行合法消息，"
+        r"其中第 (?P<first>\d+) 行与第 (?P<second>\d+) 行为非法 JSON$"
+    )
+)
+def ses_given_long_corrupt_history(
+    synapse: Implementation, ses_world: SesWorld, total: str, first: str, second: str
+) -> None:
+    """Long enough that a reader taking the file in blocks meets the bad lines past its first block."""
+    session = synapse.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
+    bad = {int(first), int(second)}
+    lines: list[str] = []
+    expected: list[dict[str, Any]] = []
+    for number in range(1, int(total) + 1):
+        if number in bad:
+            lines.append(f'{{"role":"user","content":[{{"type":"text","text":"第 {number} 行被截断')
+            continue
+        message = _text_message("user" if number % 2 else "assistant", f"第 {number} 行的消息 🧩")
+        lines.append(json.dumps(message, ensure_ascii=False))
+        expected.append(message)
+    session.history_path.parent.mkdir(parents=True, exist_ok=True)
+    session.history_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    ses_world.session = session
+    ses_world.snapshot["expected"] = expected
+
+
+@then(parsers.parse("应按顺序返回其余 {count:d} 条消息"))
+def ses_then_rest_in_order(ses_world: SesWorld, count: int) -> None:
+    assert ses_world.error is None, f"loadHistory should skip the corrupt lines, raised {ses_world.error!r}"
+    expected = ses_world.snapshot["expected"]
+    assert len(expected) == count
+    result = ses_world.result
+    assert isinstance(result, list) and len(result) == count, (
+        f"{count} messages expected, got {len(result) if isinstance(result, list) else result!r}"
+    )
+    assert result == expected, "the valid lines should load in file order, each unchanged"
+
+
 def _is_json(line: str) -> bool:
     try:
         json.loads(line)
@@ -744,6 +783,32 @@ def ses_when_process_creates(synapse: Implementation, ses_world: SesWorld, procs
     ids = {session_id for batch in created for session_id in batch}
     assert len(ids) == procs * each, f"expected {procs * each} distinct session ids, got {len(ids)}"
     ses_world.snapshot["ids"] = ids
+
+
+@when(parsers.parse("在实现进程只能再打开 `{headroom:d}` 个文件时创建 `{count:d}` 个会话，各追加 1 条消息"))
+def ses_when_create_with_few_descriptors(
+    synapse: Implementation, ses_world: SesWorld, headroom: int, count: int
+) -> None:
+    """A descriptor each index or history write leaves open is one fewer for the next: the writes after
+    the leak fail."""
+    sessions = []
+    limit = probes.lowest_free_descriptor(synapse) + headroom
+    with probes.resource_limit(synapse, probes.RLIMIT_NOFILE, limit):
+        for number in range(count):
+            session = synapse.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
+            session.append_message([_text_message("user", f"第 {number} 个会话")])
+            sessions.append(session)
+    ses_world.snapshot["ids"] = {session.id for session in sessions}
+    ses_world.snapshot["histories"] = [session.history_path for session in sessions]
+
+
+@then("每个会话的历史文件都应恰有 1 行消息")
+def ses_then_one_line_each(ses_world: SesWorld) -> None:
+    for path in ses_world.snapshot["histories"]:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        assert len(lines) == 1 and json.loads(lines[0])["role"] == "user", (
+            f"{path} should hold the one appended message, holds {lines!r}"
+        )
 
 
 @then(parsers.parse("`Session.list()` 应列出全部 {count:d} 个会话"))
@@ -1692,7 +1757,7 @@ def ses_then_line_warnings(
 ) -> None:
     lines = [int(row["line"]) for row in _table(datatable)]
     path = str(ses_world.session.history_path)
-    warnings = [r.getMessage() for r in _synapse_warnings(caplog)]
+    warnings = [probes.logged_text(r) for r in _synapse_warnings(caplog)]
     assert len(warnings) == len(lines), (
         f"one warning per corrupt line ({lines}) and none for blank lines, got {warnings!r}"
     )

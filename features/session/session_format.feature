@@ -134,3 +134,13 @@ Feature: 会话的 id、标题、文件与索引格式
       | 新的第一条 user  | [{"role": "user", "content": [{"type": "text", "text": "换个问题"}]}, {"role": "assistant", "content": [{"type": "text", "text": "好"}]}]                         | "换个问题"         |
       | 没有 user 消息   | [{"role": "assistant", "content": [{"type": "text", "text": "只有回复"}]}]                                                                                        | null               |
       | 压缩后的历史     | [{"role": "user", "content": [{"type": "text", "text": "[Compressed History]\\n\\n早先讨论了按钮颜色"}]}, {"role": "assistant", "content": [{"type": "text", "text": "好"}]}] | "把按钮改成蓝色的" |
+
+  @SES-091
+  Scenario: 长历史中靠后的损坏行，warning 指出的仍是它在文件中的行号
+    Given history 文件有 3000 行合法消息，其中第 1500 行与第 2999 行为非法 JSON
+    When 调用 `session.loadHistory()`
+    Then 应按顺序返回其余 2998 条消息
+    And 只有以下行各记录一条以 "Skipped corrupted JSONL line" 开头、含行号与历史文件路径的 warning
+      | line |
+      | 1500 |
+      | 2999 |

@@ -129,3 +129,10 @@ Feature: 会话写入的崩溃安全、并发安全与异常数值（超出种�
     Then 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 122
     And 历史文件应恰有 122 行消息
     And 重新恢复的会话 usage.totalInputOther 应为 30
+
+  @SES-092
+  Scenario: 写入会话索引与历史不泄漏文件描述符
+    Given 一个空的会话目录
+    When 在实现进程只能再打开 `16` 个文件时创建 `40` 个会话，各追加 1 条消息
+    Then `Session.list()` 应列出全部 40 个会话
+    And 每个会话的历史文件都应恰有 1 行消息
