@@ -802,6 +802,43 @@ def ses_when_create_with_few_descriptors(
     ses_world.snapshot["histories"] = [session.history_path for session in sessions]
 
 
+@when(parsers.parse('向会话追加一条文本为 "{text}" 的用户消息'))
+def ses_when_append_escaped_text(ses_world: SesWorld, text: str) -> None:
+    """``\\udXXX`` in the text stands for that UTF-16 unit, so a lone surrogate can be written down."""
+    decoded = re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), text)
+    ses_world.snapshot["text"] = decoded
+    _call(ses_world, lambda: ses_world.session.append_message([_text_message("user", decoded)]))
+
+
+@then(parsers.parse("历史文件应是合法的 UTF-8，其中该代理项写作 JSON 转义 `{escape}`，其余文字原样写入"))
+def ses_then_surrogate_escaped(ses_world: SesWorld, escape: str) -> None:
+    assert ses_world.error is None, f"the append should succeed, raised {ses_world.error!r}"
+    data = Path(ses_world.session.history_path).read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise AssertionError(f"the history file should be valid UTF-8: {exc}; {data!r}") from exc
+    lines = text.splitlines()
+    assert len(lines) == 1 and escape in lines[0].lower(), (
+        f"the history should hold one line writing the surrogate as {escape}: {lines!r}"
+    )
+    others = [part for part in re.split(r"[\ud800-\udfff]", ses_world.snapshot["text"]) if part.strip()]
+    assert others and all(part in lines[0] for part in others), (
+        f"the rest of the text should be written as it is ({others!r}), not escaped: {lines[0]!r}"
+    )
+    assert json.loads(lines[0]) == _text_message("user", ses_world.snapshot["text"]), (
+        f"the line should be the appended message: {lines[0]!r}"
+    )
+
+
+@then("`session.loadHistory()` 读回的文本应与追加的相同")
+def ses_then_surrogate_reloaded(ses_world: SesWorld) -> None:
+    loaded = ses_world.session.load_history()
+    assert loaded == [_text_message("user", ses_world.snapshot["text"])], (
+        f"the history should read back the appended text unchanged, got {loaded!r}"
+    )
+
+
 @then("每个会话的历史文件都应恰有 1 行消息")
 def ses_then_one_line_each(ses_world: SesWorld) -> None:
     for path in ses_world.snapshot["histories"]:
