@@ -584,7 +584,7 @@ def ses_given_long_corrupt_history(
 def ses_then_rest_in_order(ses_world: SesWorld, count: int) -> None:
     assert ses_world.error is None, f"loadHistory should skip the corrupt lines, raised {ses_world.error!r}"
     expected = ses_world.snapshot["expected"]
-    assert len(expected) == count
+    assert len(expected) == count, f"setting up: the history holds {len(expected)} valid lines, not {count}"
     result = ses_world.result
     assert isinstance(result, list) and len(result) == count, (
         f"{count} messages expected, got {len(result) if isinstance(result, list) else result!r}"

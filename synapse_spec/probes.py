@@ -34,7 +34,7 @@ from typing import Any, TypeVar
 import pytest
 
 from synapse_spec.contract import CAPABILITY_FACTORIES
-from synapse_spec.remote import RemoteImplementation, server_of
+from synapse_spec.remote import LOG_DATA_ATTRIBUTE, RemoteImplementation, server_of
 
 T = TypeVar("T")
 NOT_APPLICABLE = "not applicable: "
@@ -519,7 +519,7 @@ def logged_text(record: logging.LogRecord) -> str:
     """What a log record says: its message, then the structured data logged beside it (protocol 1.1
     ``data``, as JSON), so "a warning naming the path" holds whether an implementation writes the path into
     its message or logs it as a field."""
-    data = getattr(record, "synapse_data", None)
+    data = getattr(record, LOG_DATA_ATTRIBUTE, None)
     message = record.getMessage()
     if not isinstance(data, dict) or not data:
         return message

@@ -467,7 +467,7 @@ class ServerProcess:
         if method is None:
             peer.settle(message)
         elif method == "log":
-            _emit_log(message.get("params") or {})
+            emit_log(message.get("params") or {})
         elif method in ("port.call", "port.get"):
             threading.Thread(target=self._serve_callback, args=(message,), daemon=True).start()
         elif "id" in message:
@@ -700,7 +700,11 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
-def _emit_log(params: dict[str, Any]) -> None:
+LOG_DATA_ATTRIBUTE = "synapse_data"
+"""The attribute of a forwarded log record that holds the ``data`` of its ``log`` notification."""
+
+
+def emit_log(params: dict[str, Any]) -> None:
     """A ``log`` notification as a ``logging`` record on its logger, as if logged in this process."""
     level = logging.getLevelName(str(params.get("level", "info")).upper())
     if not isinstance(level, int):
@@ -721,7 +725,7 @@ def _emit_log(params: dict[str, Any]) -> None:
         record.error_message = str(error.get("message", ""))
     data = params.get("data")
     if isinstance(data, dict):
-        record.synapse_data = data
+        setattr(record, LOG_DATA_ATTRIBUTE, data)
     logger.handle(record)
 
 

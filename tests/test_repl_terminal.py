@@ -183,20 +183,25 @@ def loopback_model(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         server.wait(timeout=TIMEOUT)
 
 
+def _anthropic_repl(home: Path, base_url: str, model: str) -> pexpect.spawn[str]:
+    """The REPL with its real Anthropic client pointed at ``base_url``."""
+    env = _environment(home) | {"ANTHROPIC_BASE_URL": base_url, "ANTHROPIC_API_KEY": "test-key"}
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "synapse_ref", "--home", str(home), "--provider", "anthropic", "--model", model],
+        env=env,
+        encoding="utf-8",
+        timeout=TIMEOUT,
+    )
+
+
 def test_a_real_provider_client_talks_to_the_model_over_a_socket(
     home: Path, loopback_model: tuple[str, Path]
 ) -> None:
     import json
 
     base_url, calls = loopback_model
-    env = _environment(home) | {"ANTHROPIC_BASE_URL": base_url, "ANTHROPIC_API_KEY": "test-key"}
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "synapse_ref", "--home", str(home), "--provider", "anthropic", "--model", "claude-test"],
-        env=env,
-        encoding="utf-8",
-        timeout=TIMEOUT,
-    )
+    child = _anthropic_repl(home, base_url, "claude-test")
     try:
         child.expect_exact("Model: claude-test")
         child.expect_exact(SHOWN_PROMPT)
@@ -268,15 +273,7 @@ def test_a_streamed_reply_is_shown_while_the_model_is_still_answering(home: Path
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), GatedModel)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    base_url = f"http://127.0.0.1:{server.server_address[1]}"
-    env = _environment(home) | {"ANTHROPIC_BASE_URL": base_url, "ANTHROPIC_API_KEY": "test-key"}
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "synapse_ref", "--home", str(home), "--provider", "anthropic", "--model", "m"],
-        env=env,
-        encoding="utf-8",
-        timeout=TIMEOUT,
-    )
+    child = _anthropic_repl(home, f"http://127.0.0.1:{server.server_address[1]}", "m")
     try:
         child.expect_exact(SHOWN_PROMPT)
         _say(child, "stream please")

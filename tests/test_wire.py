@@ -24,10 +24,11 @@ from typing import Any
 
 import pytest
 
+from synapse_spec import probes
 from synapse_spec.protocol import table
 from synapse_spec.protocol.codec import Codec, Record
 from synapse_spec.protocol.validate import message_validator
-from synapse_spec.remote import RemoteClient, RemoteImplementation, ServerCrashed, _emit_log
+from synapse_spec.remote import RemoteClient, RemoteImplementation, ServerCrashed, emit_log
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = f"{sys.executable} -m synapse_ref.server"
@@ -275,11 +276,14 @@ def test_a_logs_data_travels_beside_its_message_and_never_into_it(caplog: pytest
     }
     assert message_validator()("server>kit", {"jsonrpc": "2.0", "method": "log", "params": params}) is None
     with caplog.at_level("WARNING", logger="synapse"):
-        _emit_log(params)
+        emit_log(params)
     (record,) = caplog.records
     assert (record.name, record.levelname) == ("synapse.agent.runner", "WARNING")
     assert record.getMessage() == "Tool execution failed (counted: 1/2, consecutive: 1/3)"
-    assert getattr(record, "synapse_data", None) == {"countableFailureIds": ["call-1"], "errors": ["boom"]}
+    assert probes.logged_text(record) == (
+        "Tool execution failed (counted: 1/2, consecutive: 1/3) "
+        '{"countableFailureIds": ["call-1"], "errors": ["boom"]}'
+    )
 
 
 # --------------------------------------------------------------------------------------------------------
