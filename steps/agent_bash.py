@@ -143,16 +143,19 @@ def _direct_text(world: AgentWorld, call: BashCall) -> str:
 @then(
     parsers.re(
         r"^工具集直接处理同一调用应返回 is_error 为 (?P<error>true|false)，"
-        r'(?:failureCategory 为 "(?P<category>[^"]+)"|没有 failureCategory)$'
+        r'(?:failureCategory 为 "(?P<category>[^"]+)"|没有 failureCategory)'
+        r'(?:，brief 为 "(?P<brief>[^"]*)")?$'
     )
 )
 def bash_direct_result(
-    agent_world: AgentWorld, bash_call: BashCall, error: str, category: str | None
+    agent_world: AgentWorld, bash_call: BashCall, error: str, category: str | None, brief: str | None
 ) -> None:
     result = _direct(agent_world, bash_call)
     assert result.is_error is (error == "true"), f"the result should have is_error {error}: {result!r}"
     actual = (result.extras or {}).get("failureCategory")
     assert actual == category, f"the result's failureCategory should be {category!r}, got {actual!r}"
+    if brief is not None:
+        assert result.brief == brief, f"the result's brief should be {brief!r}, got {result.brief!r}"
 
 
 @then(parsers.re(r'^工具集直接处理同一调用的结果文本应为 "(?P<text>.*)"$'))

@@ -304,3 +304,18 @@ Feature: ConversationReader 的窗口、标识与格式边界
     Then 助手 turn 的 `toolCalls` 应包含解析后的参数
       | id     | name | input                 |
       | call-1 | read | {"path": "build.log"} |
+
+  @RDR-064 @beyond-seed
+  Scenario: 同一助手行的 tool_use 内容块与 toolCalls 都应成为工具调用，内容块在前
+    Given 会话文件内容如下
+      """
+      {"id":"u1","role":"user","content":"Fix the build"}
+      {"id":"a1","role":"assistant","content":[{"type":"text","text":"Looking."},{"type":"tool_use","id":"t-1","name":"read","input":{"path":"a.ts"}},{"type":"tool_use","id":"t-2","name":"grep","input":{"pattern":"TODO"}}],"toolCalls":[{"id":"c-1","name":"bash","arguments":"{\"command\":\"npm test\"}"},{"id":"c-2","name":"edit","arguments":"{\"path\":\"b.ts\"}"}]}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 助手 turn 的 `toolCalls` 应包含解析后的参数
+      | id  | name | input                   |
+      | t-1 | read | {"path": "a.ts"}        |
+      | t-2 | grep | {"pattern": "TODO"}     |
+      | c-1 | bash | {"command": "npm test"} |
+      | c-2 | edit | {"path": "b.ts"}        |
