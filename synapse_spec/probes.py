@@ -517,13 +517,28 @@ def logged_error(record: logging.LogRecord) -> tuple[str, str] | None:
 
 def logged_text(record: logging.LogRecord) -> str:
     """What a log record says: its message, then the structured data logged beside it (protocol 1.1
-    ``data``, as JSON), so "a warning naming the path" holds whether an implementation writes the path into
-    its message or logs it as a field."""
+    ``data``), so "a warning naming the path" holds whether an implementation writes the path into its
+    message or logs it as a field.  Strings in the data are given as they are (a path holding ``"`` or
+    ``\\`` reads as itself, not as its JSON escape), other values as JSON."""
     data = getattr(record, LOG_DATA_ATTRIBUTE, None)
     message = record.getMessage()
     if not isinstance(data, dict) or not data:
         return message
-    return f"{message} {json.dumps(data, ensure_ascii=False)}"
+    return " ".join([message, *_data_leaves(data)])
+
+
+def _data_leaves(value: object, key: str = "") -> Iterator[str]:
+    """``key=value`` for every scalar inside ``value`` (nested keys joined with dots; a list's items under
+    the list's key, with no index that a step counting numbers would read as one)."""
+    if isinstance(value, dict):
+        for name, item in value.items():
+            yield from _data_leaves(item, f"{key}.{name}" if key else str(name))
+    elif isinstance(value, list):
+        for item in value:
+            yield from _data_leaves(item, key)
+    else:
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        yield f"{key}={text}" if key else text
 
 
 def run_loop_until(

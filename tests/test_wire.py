@@ -272,7 +272,12 @@ def test_a_logs_data_travels_beside_its_message_and_never_into_it(caplog: pytest
         "level": "warning",
         "logger": "synapse.agent.runner",
         "message": "Tool execution failed (counted: 1/2, consecutive: 1/3)",
-        "data": {"countableFailureIds": ["call-1"], "errors": ["boom"]},
+        "data": {
+            "countableFailureIds": ["call-1"],
+            "errors": ["boom"],
+            "path": 'C:\\a "b"',
+            "at": {"line": 3},
+        },
     }
     assert message_validator()("server>kit", {"jsonrpc": "2.0", "method": "log", "params": params}) is None
     with caplog.at_level("WARNING", logger="synapse"):
@@ -282,7 +287,7 @@ def test_a_logs_data_travels_beside_its_message_and_never_into_it(caplog: pytest
     assert record.getMessage() == "Tool execution failed (counted: 1/2, consecutive: 1/3)"
     assert probes.logged_text(record) == (
         "Tool execution failed (counted: 1/2, consecutive: 1/3) "
-        '{"countableFailureIds": ["call-1"], "errors": ["boom"]}'
+        'countableFailureIds=call-1 errors=boom path=C:\\a "b" at.line=3'
     )
 
 

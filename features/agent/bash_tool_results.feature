@@ -8,20 +8,19 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
   usage message on stderr) also gets after its output. A call the tool cannot run (no `command`, arguments
   that are not a JSON object, an unknown tool, a working directory that is gone) is an error result that
   names the problem, never an exception: the run goes on and the model sees why. Each result is also checked
-  as the toolset returns it: `is_error`, the `brief` label the original gives each kind of result (empty on
-  success, `Bash command failed`, `Command execution failed`, `Invalid parameters`, `Unknown tool`), and
-  `extras.failureCategory` (which decides whether the consecutive-failure stop counts it: `command_not_found`
-  and `invalid_usage` count, `execution_error` does not).
+  as the toolset returns it: `is_error`, `extras.failureCategory` (which decides whether the
+  consecutive-failure stop counts it: `command_not_found` and `invalid_usage` count, `execution_error` does
+  not), and the `brief` label the original gives each kind of result (AGT-080, AGT-081).
 
   实现自己的 Bash 工具按原实现的措辞报告每次调用，因为模型在下一次请求中读到的正是这段文字（tool 消息是
   结果的 output 与 message 以空行相连，空的略去）：标准输出原样给出，其后是 `[stderr]` 与错误输出；什么
   也没输出的命令说明它成功执行而无输出；失败的命令再加上 `Command failed with exit code N` 与查看该命令
   `--help` 的提示，误用（命令不存在、stderr 中有用法说明）在输出之后也带这条提示。工具无法执行的调用
   （没有 `command`、参数不是 JSON 对象、未知的工具、工作目录已不存在）得到指明问题的错误结果而不是异常：
-  run 继续，模型看到原因。每个结果也按工具集返回的样子检查：`is_error`、原实现为每类结果给出的 `brief`
-  标签（成功时为空）与决定连续失败是否计数的 `extras.failureCategory`（`command_not_found`、
-  `invalid_usage` 计数，`execution_error` 不计）。原实现对没有输出的失败命令也说“成功执行而无输出”，这里
-  不这样说：它的 output 为空。输出中不是 UTF-8 的字节显示为 U+FFFD。表中的 `\\n` 表示换行。
+  run 继续，模型看到原因。每个结果也按工具集返回的样子检查：`is_error`、决定连续失败是否计数的
+  `extras.failureCategory`（`command_not_found`、`invalid_usage` 计数，`execution_error` 不计），以及原实现
+  为每类结果给出的 `brief` 标签（AGT-080、AGT-081）。原实现对没有输出的失败命令也说“成功执行而无输出”，
+  这里不这样说：它的 output 为空。输出中不是 UTF-8 的字节显示为 U+FFFD。表中的 `\\n` 表示换行。
 
   Background:
     Given runner 使用实现自己的 Bash 工具集，命令在空的工作目录中运行
@@ -33,7 +32,7 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
     Then run 应返回 "完成"
     And 模型应被调用 2 次
     And 模型第 2 次调用看到的 tool 消息文本应为 "<文本>"
-    And 工具集直接处理同一调用应返回 is_error 为 false，没有 failureCategory，brief 为 ""
+    And 工具集直接处理同一调用应返回 is_error 为 false，没有 failureCategory
 
     Examples:
       | 命令                                     | 文本                                           |
@@ -51,7 +50,7 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
     Then run 应返回 "完成"
     And 模型应被调用 2 次
     And 模型第 2 次调用看到的 tool 消息文本应为 "<文本>"，其中 {stderr} 是 /bin/bash 运行该命令时的错误输出
-    And 工具集直接处理同一调用应返回 is_error 为 true，failureCategory 为 "<类别>"，brief 为 "Bash command failed"
+    And 工具集直接处理同一调用应返回 is_error 为 true，failureCategory 为 "<类别>"
 
     Examples:
       | 命令                                       | 类别              | 文本 |
@@ -86,15 +85,15 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
     Then run 应返回 "完成"
     And 模型应被调用 2 次
     And 模型第 2 次调用看到的 tool 消息文本应<文本>
-    And 工具集直接处理同一调用应返回 is_error 为 true，failureCategory 为 "<类别>"，brief 为 "<brief>"
+    And 工具集直接处理同一调用应返回 is_error 为 true，failureCategory 为 "<类别>"
 
     Examples:
-      | 工具 | 参数                 | 类别              | brief              | 文本 |
-      | Bash | {}                   | invalid_usage     | Invalid parameters | 以 "Invalid parameters:" 开头并提到 "command" |
-      | Bash | {"cmd": "ls"}        | invalid_usage     | Invalid parameters | 以 "Invalid parameters:" 开头并提到 "command" |
-      | Bash | {"command": 42}      | invalid_usage     | Invalid parameters | 以 "Invalid parameters:" 开头并提到 "command" |
-      | Bash | {"command": "  "}    | invalid_usage     | Invalid parameters | 以 "Invalid parameters:" 开头并提到 "command" |
-      | Read | {"path": "a.txt"}    | command_not_found | Unknown tool       | 为 "Unknown tool: Read\\n\\nCORRECTION: You can ONLY call the "Bash" tool. To use "Read", call Bash with command parameter:\\nBash(command="Read <args>")\\n\\nExample: Bash(command="read ./README.md")" |
+      | 工具 | 参数                 | 类别              | 文本 |
+      | Bash | {}                   | invalid_usage     | 以 "Invalid parameters:" 开头并提到 "command" |
+      | Bash | {"cmd": "ls"}        | invalid_usage     | 以 "Invalid parameters:" 开头并提到 "command" |
+      | Bash | {"command": 42}      | invalid_usage     | 以 "Invalid parameters:" 开头并提到 "command" |
+      | Bash | {"command": "  "}    | invalid_usage     | 以 "Invalid parameters:" 开头并提到 "command" |
+      | Read | {"path": "a.txt"}    | command_not_found | 为 "Unknown tool: Read\\n\\nCORRECTION: You can ONLY call the "Bash" tool. To use "Read", call Bash with command parameter:\\nBash(command="Read <args>")\\n\\nExample: Bash(command="read ./README.md")" |
 
   @AGT-076
   Scenario Outline: 参数不是 JSON 对象：工具返回指明问题的错误，run 继续
@@ -106,7 +105,7 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
     When 执行 `runner.run(...)`
     Then run 应返回 "完成"
     And 模型应被调用 2 次
-    And 工具集直接处理同一调用应返回 is_error 为 true，failureCategory 为 "invalid_usage"，brief 为 "Invalid parameters"
+    And 工具集直接处理同一调用应返回 is_error 为 true，failureCategory 为 "invalid_usage"
     And 工具集直接处理同一调用的结果文本应<文本>
 
     Examples:
@@ -122,7 +121,7 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
     When 执行 `runner.run(...)`
     Then run 应返回 "完成"
     And 模型第 2 次调用看到的 tool 消息文本应以 "Command execution failed: " 开头，其后是错误原因
-    And 工具集直接处理同一调用应返回 is_error 为 true，failureCategory 为 "execution_error"，brief 为 "Command execution failed"
+    And 工具集直接处理同一调用应返回 is_error 为 true，failureCategory 为 "execution_error"
 
   @AGT-078
   Scenario: 工具集向模型提供 Bash 工具，并供沙箱授权回合取用
@@ -138,10 +137,37 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
     When 执行 `runner.run(...)`
     Then run 应返回 "完成"
     And 模型应被调用 2 次
-    And 工具集直接处理同一调用应返回 is_error 为 true，failureCategory 为 "invalid_usage"，brief 为 "Invalid parameters"
+    And 工具集直接处理同一调用应返回 is_error 为 true，failureCategory 为 "invalid_usage"
     And 工具集直接处理同一调用的结果文本应以 "Invalid parameters: tool arguments must be valid JSON. Parse error: " 开头，其后是解析错误
 
     Examples:
       | 参数               |
       | {"command": "ls"   |
       | command=ls         |
+
+  @AGT-080
+  Scenario Outline: 工具集返回的结果带有原实现为每类结果给出的 brief 标签
+    `brief` is the short label of a result (empty on success); the consecutive-failure stop reads it beside
+    the output, so each kind of result keeps the original's label.
+    Given 模型首轮以参数 `<参数>` 调用工具 "<工具>"，看到结果后回复 "完成"
+    When 执行 `runner.run(...)`
+    Then run 应返回 "完成"
+    And 工具集直接处理同一调用应返回 is_error 为 <is_error>，<类别>，brief 为 "<brief>"
+
+    Examples:
+      | 工具 | 参数                               | is_error | 类别                                   | brief               |
+      | Bash | {"command": "printf out"}          | false    | 没有 failureCategory                   |                     |
+      | Bash | {"command": "false"}               | true     | failureCategory 为 "execution_error"   | Bash command failed |
+      | Bash | {"command": "no-such-command-xyz"} | true     | failureCategory 为 "command_not_found" | Bash command failed |
+      | Bash | {}                                 | true     | failureCategory 为 "invalid_usage"     | Invalid parameters  |
+      | Bash | ["ls"]                             | true     | failureCategory 为 "invalid_usage"     | Invalid parameters  |
+      | Bash | {"command": "ls"                   | true     | failureCategory 为 "invalid_usage"     | Invalid parameters  |
+      | Read | {"path": "a.txt"}                  | true     | failureCategory 为 "command_not_found" | Unknown tool        |
+
+  @AGT-081
+  Scenario: 工作目录已不存在时，结果的 brief 为 Command execution failed
+    Given 模型首轮调用 Bash 命令 `printf out`，看到结果后回复 "完成"
+    And 工作目录在命令运行前被删除
+    When 执行 `runner.run(...)`
+    Then run 应返回 "完成"
+    And 工具集直接处理同一调用应返回 is_error 为 true，failureCategory 为 "execution_error"，brief 为 "Command execution failed"
