@@ -311,6 +311,32 @@ class WireTap:
             self.log.close()
 
 
+SERVER_HOME_PREFIX = "synapse-server-home-"
+
+
+def server_home() -> str:
+    """A fresh ``HOME`` for a server, named after the kit's pid.  A kit process that was killed (a time
+    limit, Ctrl-C twice) could not remove its servers' homes; the next kit removes those whose kit no
+    longer runs, so they do not pile up in the temporary directory."""
+    base = tempfile.gettempdir()
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(base):
+            owner = entry.name.removeprefix(SERVER_HOME_PREFIX).partition("-")[0]
+            if entry.name.startswith(SERVER_HOME_PREFIX) and owner.isdigit() and not _running(int(owner)):
+                shutil.rmtree(entry.path, ignore_errors=True)
+    return tempfile.mkdtemp(prefix=f"{SERVER_HOME_PREFIX}{os.getpid()}-", dir=base)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: not ours to judge
+        return True
+    return True
+
+
 class ServerProcess:
     """One running server: its pipes, the thread that reads it, and what its ``hello`` said."""
 
@@ -319,7 +345,7 @@ class ServerProcess:
         self.tap = tap
         self.label = label
         self.scenario = ""
-        self.home = tempfile.mkdtemp(prefix="synapse-server-home-")
+        self.home = server_home()
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL)
         self.codec = KitCodec(self)
         self.write_lock = threading.Lock()

@@ -15,6 +15,7 @@ import math
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from synapse_spec import probes
 from synapse_spec.protocol import table
 from synapse_spec.protocol.codec import Codec, Record
 from synapse_spec.protocol.validate import message_validator
-from synapse_spec.remote import RemoteClient, RemoteImplementation, ServerCrashed, emit_log
+from synapse_spec.remote import RemoteClient, RemoteImplementation, ServerCrashed, emit_log, server_home
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = f"{sys.executable} -m synapse_ref.server"
@@ -265,6 +266,27 @@ def test_the_validator_names_the_message_and_the_rule_it_breaks() -> None:
     assert problem is not None and problem.startswith("hello.schema.json result") and "required" in problem
     log = {"jsonrpc": "2.0", "method": "log", "params": {"level": "warn", "logger": "synapse", "message": ""}}
     assert "log.schema.json" in (check("server>kit", log) or "")
+
+
+def test_a_server_home_left_by_a_killed_kit_is_removed_by_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ended = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    dead, alive = int(ended.stdout), os.getpid()
+    for name in (
+        f"synapse-server-home-{dead}-abc",
+        f"synapse-server-home-{alive}-def",
+        "synapse-server-home-x",
+    ):
+        (tmp_path / name / ".synapse").mkdir(parents=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    home = Path(server_home())
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert home.name.startswith(f"synapse-server-home-{alive}-") and home.is_dir()
+    assert f"synapse-server-home-{dead}-abc" not in left, left
+    assert {f"synapse-server-home-{alive}-def", "synapse-server-home-x", home.name} <= set(left), left
 
 
 def test_a_logs_data_travels_beside_its_message_and_never_into_it(caplog: pytest.LogCaptureFixture) -> None:
