@@ -4,7 +4,8 @@ Feature: 前面有条目被删除时，清洗仍按整个历史判断工具调�
   needs a repair early on (a stray tool result as its first entry) is checked round by round from there:
   a round kept after that repair still claims its ids, so a later round reusing one of them, whether it
   has one call or several, is removed with its results, and the rounds that reuse nothing stay. A round
-  that opens the history is answered only by the results right after it, not by one at the very end.
+  that opens the history is answered only by the results right after it, not by one at the very end, and
+  a tool result after a round whose calls all have their result is removed while the round stays.
 
   恢复的历史开头就需要修复（第一条是不回答任何调用的 tool 消息）时，其后的每一轮仍要与之前保留的所有轮
   比较 id：之后重复使用已保留一轮的 id 的一轮（单个调用或多个调用）连同其 tool 结果被移除，没有重复的轮保留。
@@ -112,3 +113,28 @@ Feature: 前面有条目被删除时，清洗仍按整个历史判断工具调�
     When 直接执行 `sanitizeToolProtocolHistory(messages)`
     Then 清洗结果应恰好为原历史的第 `1,3,4` 条，且报告历史已改变
     And 清洗结果应符合严格的工具协议
+
+  @CTX-075
+  Scenario Outline: 删除第一条之后，一轮的结果已齐时其后多出的 tool 结果被移除而该轮保留 — <情形>
+    A round is complete once each of its calls has its one result; a further tool message after it answers
+    nothing (an unknown id) or answers a call a second time, and is removed on its own like any stray result.
+    Given 待清洗的历史为:
+      """json
+      [
+        {"role": "tool", "content": [], "toolCallId": "ghost"},
+        {"role": "user", "content": [{"type": "text", "text": "开始"}]},
+        {"role": "assistant", "content": [], "toolCalls": [{"id": "call-a", "name": "Bash", "arguments": "{}"}, {"id": "call-b", "name": "Read", "arguments": "{}"}]},
+        {"role": "tool", "content": [], "toolCallId": "call-b"},
+        {"role": "tool", "content": [], "toolCallId": "call-a"},
+        {"role": "tool", "content": [], "toolCallId": "<多出的 id>"},
+        {"role": "assistant", "content": [{"type": "text", "text": "完成"}]}
+      ]
+      """
+    When 直接执行 `sanitizeToolProtocolHistory(messages)`
+    Then 清洗结果应恰好为原历史的第 `2,3,4,5,7` 条，且报告历史已改变
+    And 清洗结果应符合严格的工具协议
+
+    Examples:
+      | 情形             | 多出的 id |
+      | 不回答任何调用   | call-z    |
+      | 再次回答一个调用 | call-a    |
