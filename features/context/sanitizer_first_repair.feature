@@ -42,6 +42,9 @@ Feature: 合规的历史之后第一处需要修复的条目，无论是哪种�
       | 多个调用的结果之一不是 tool 消息 | [{"role": "assistant", "content": [], "toolCalls": [{"id": "c-2", "name": "Bash", "arguments": "{}"}, {"id": "c-3", "name": "Read", "arguments": "{}"}]}, {"role": "tool", "content": [], "toolCallId": "c-2"}, {"role": "user", "content": []}, {"role": "tool", "content": [], "toolCallId": "c-3"}] | 1,2,3,4,7     |
       | 多个调用在历史末尾缺少结果      | [{"role": "assistant", "content": [], "toolCalls": [{"id": "c-2", "name": "Bash", "arguments": "{}"}, {"id": "c-3", "name": "Read", "arguments": "{}"}]}, {"role": "tool", "content": [], "toolCallId": "c-2"}]                     | 1,2,3,4       |
       | 最后一条是不回答任何调用的 tool 消息 | [{"role": "user", "content": []}, {"role": "tool", "content": [], "toolCallId": "good-1"}]                                                                                                                                       | 1,2,3,4,5     |
+      | 多个调用中第一个不是对象         | [{"role": "assistant", "content": [], "toolCalls": [null, {"id": "c-3", "name": "Read", "arguments": "{}"}]}, {"role": "tool", "content": [], "toolCallId": "c-2"}, {"role": "tool", "content": [], "toolCallId": "c-3"}, {"role": "user", "content": []}] | 1,2,3,4,8     |
+      | 多个调用的 arguments 都不是对象   | [{"role": "assistant", "content": [], "toolCalls": [{"id": "c-2", "name": "Bash", "arguments": "not json"}, {"id": "c-3", "name": "Read", "arguments": "[]"}]}, {"role": "tool", "content": [], "toolCallId": "c-2"}, {"role": "tool", "content": [], "toolCallId": "c-3"}, {"role": "user", "content": []}] | 1,2,3,4,8     |
+      | 多个调用的第一个结果不是对象      | [{"role": "assistant", "content": [], "toolCalls": [{"id": "c-2", "name": "Bash", "arguments": "{}"}, {"id": "c-3", "name": "Read", "arguments": "{}"}]}, "c-2", {"role": "tool", "content": [], "toolCallId": "c-3"}, {"role": "user", "content": []}] | 1,2,3,4,8     |
 
   @CTX-068
   Scenario Outline: 历史中第一轮工具调用的 name 或 arguments 不合规时整轮被移除 — <情形>
@@ -63,3 +66,5 @@ Feature: 合规的历史之后第一处需要修复的条目，无论是哪种�
       | 两个调用的 name 都不是字符串   | [{"id": "c-1", "name": 5, "arguments": "{}"}, {"id": "c-2", "name": null, "arguments": "{}"}]                 | 1,5 |
       | 两个调用之一的 arguments 是 JSON 数组 | [{"id": "c-1", "name": "Bash", "arguments": "{}"}, {"id": "c-2", "name": "Read", "arguments": "[1]"}]   | 1,5 |
       | 两个调用之一的 arguments 是对象而不是文本 | [{"id": "c-1", "name": "Bash", "arguments": "{}"}, {"id": "c-2", "name": "Read", "arguments": {"path": "a"}}] | 1,5 |
+      | 两个调用的 arguments 都不是对象   | [{"id": "c-1", "name": "Bash", "arguments": "[1]"}, {"id": "c-2", "name": "Read", "arguments": "\"x\""}]      | 1,5 |
+      | 两个调用中第一个不是对象         | ["c-1", {"id": "c-2", "name": "Read", "arguments": "{}"}]                                                      | 1,5 |
