@@ -831,6 +831,31 @@ def ses_then_surrogate_escaped(ses_world: SesWorld, escape: str) -> None:
     )
 
 
+@then(
+    parsers.parse(
+        "`sessions.json` 应以 2 个空格逐层缩进，标题中的代理项写作 JSON 转义 `{escape}`，其余文字原样写入"
+    )
+)
+def ses_then_index_pretty_escaped(ses_world: SesWorld, escape: str) -> None:
+    assert ses_world.error is None, f"the append should succeed, raised {ses_world.error!r}"
+    data = (ses_world.sessions_dir / "sessions.json").read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise AssertionError(f"sessions.json should be valid UTF-8: {exc}; {data!r}") from exc
+    _assert_indented_by_two(text)
+    title = ses_world.snapshot["text"]
+    entry = _index_entry(ses_world.sessions_dir, ses_world.session.id)
+    assert entry.get("title") == title, (
+        f"the index should hold the title {title!r}, got {entry.get('title')!r}"
+    )
+    others = [part for part in re.split(r"[\ud800-\udfff]", title) if part.strip()]
+    assert escape in text.lower() and all(part in text for part in others), (
+        f"the title should be written with the surrogate as {escape} and the rest as it is ({others!r}): "
+        f"{text!r}"
+    )
+
+
 @then("`session.loadHistory()` 读回的文本应与追加的相同")
 def ses_then_surrogate_reloaded(ses_world: SesWorld) -> None:
     loaded = ses_world.session.load_history()
@@ -1444,6 +1469,18 @@ def ses_then_id_format(ses_world: SesWorld) -> None:
     )
 
 
+@then("历史文件与 `sessions.json` 都应可由写入者读写，不可执行，也不比 umask 允许的更开放")
+def ses_then_file_modes(synapse: Implementation, ses_world: SesWorld) -> None:
+    allowed = 0o666 & ~probes.implementation_umask(synapse)
+    paths = (Path(ses_world.session.history_path), ses_world.sessions_dir / "sessions.json")
+    modes = {path.name: os.stat(path).st_mode & 0o7777 for path in paths}
+    for name, mode in modes.items():
+        assert mode & 0o600 == 0o600 and not mode & ~allowed, (
+            f"{name} should be created as 0666 less the umask ({allowed:#o}): readable and writable by its "
+            f"owner, executable by no one; its mode is {mode:#o}"
+        )
+
+
 @then("历史文件应为 `<sessions_dir>/<id>.jsonl`，每行一个 JSON 对象，非 ASCII 文本原样写入")
 def ses_then_history_file(ses_world: SesWorld) -> None:
     session = ses_world.session
@@ -1815,9 +1852,7 @@ def ses_given_invalid_utf8_history(synapse: Implementation, ses_world: SesWorld)
     ses_world.session = session
 
 
-@then("`sessions.json` 应以 2 个空格逐层缩进，标题中的非 ASCII 字符原样写入")
-def ses_then_index_pretty(ses_world: SesWorld) -> None:
-    text = (ses_world.sessions_dir / "sessions.json").read_text(encoding="utf-8")
+def _assert_indented_by_two(text: str) -> None:
     lines = text.splitlines()
     assert len(lines) > 1 and lines[0] == "{", f"sessions.json should be pretty-printed, got {text!r}"
     depth = 0
@@ -1830,6 +1865,12 @@ def ses_then_index_pretty(ses_world: SesWorld) -> None:
         )
         if stripped.rstrip(",")[-1:] in "[{":
             depth += 1
+
+
+@then("`sessions.json` 应以 2 个空格逐层缩进，标题中的非 ASCII 字符原样写入")
+def ses_then_index_pretty(ses_world: SesWorld) -> None:
+    text = (ses_world.sessions_dir / "sessions.json").read_text(encoding="utf-8")
+    _assert_indented_by_two(text)
     title = ses_world.session.title
     assert title and not title.isascii() and json.dumps(title, ensure_ascii=False) in text, (
         f"the title {title!r} should be written to sessions.json as is, not \\u-escaped: {text!r}"

@@ -329,3 +329,49 @@ def fast_then_link_kept(ses_world: SesWorld) -> None:
     assert (ses_world.sessions_dir / "sessions.json").is_file(), (
         "creating the session should write sessions.json"
     )
+
+
+def _history_of(world: SesWorld) -> Path:
+    return world.sessions_dir / f"{world.snapshot['session_id']}.jsonl"
+
+
+@given(parsers.parse("历史文件末尾又写入一行没有换行的 {tail}，索引未随之更新"))
+def fast_given_unterminated_tail(ses_world: SesWorld, tail: str) -> None:
+    path = _history_of(ses_world)
+    index_before = (ses_world.sessions_dir / "sessions.json").read_bytes()
+    with path.open("ab") as handle:  # what a writer killed before its newline, or another tool, leaves
+        handle.write(tail.encode("utf-8"))
+    assert not path.read_bytes().endswith(b"\n")
+    assert (ses_world.sessions_dir / "sessions.json").read_bytes() == index_before
+
+
+@given(
+    parsers.parse(
+        "另一个程序把历史文件换成一个有 {count:d} 条消息的新文件，第一条约 2 KiB，先写临时文件再改名，"
+        "索引未随之更新"
+    )
+)
+def fast_given_history_replaced(ses_world: SesWorld, count: int) -> None:
+    path = _history_of(ses_world)
+    index_before = (ses_world.sessions_dir / "sessions.json").read_bytes()
+    old_inode = os.stat(path).st_ino
+    messages = [_long_message("user", 2 << 10, 1)] + [
+        _text_message("user" if n % 2 else "assistant", f"第 {n} 条，新文件") for n in range(2, count + 1)
+    ]
+    temp = path.with_name(f"{path.name}.new")
+    temp.write_text("".join(json.dumps(m, ensure_ascii=False) + "\n" for m in messages), encoding="utf-8")
+    os.replace(temp, path)
+    assert os.stat(path).st_ino != old_inode, "setting up: the new history should be another file"
+    assert (ses_world.sessions_dir / "sessions.json").read_bytes() == index_before
+
+
+@given(parsers.parse("索引中该会话条目的 historySize 被其他工具改为 {size}，historyInode 改为 {inode}"))
+def fast_given_anchor_fields(ses_world: SesWorld, size: str, inode: str) -> None:
+    history_inode = os.stat(_history_of(ses_world)).st_ino
+    inodes = {"历史文件的 inode": history_inode, "历史文件的 inode 加 1": history_inode + 1}
+    index = _read_index(ses_world.sessions_dir)
+    for entry in index["sessions"]:
+        if entry.get("id") == ses_world.snapshot["session_id"]:
+            entry["historySize"] = json.loads(size)
+            entry["historyInode"] = inodes[inode] if inode in inodes else json.loads(inode)
+    _write_index(ses_world, index)

@@ -117,3 +117,47 @@ Feature: 历史与索引的快速路径与常规路径结果一致（超出种�
     Given 会话目录中有一个刚建立的符号链接 sessions.json.tmp-link，指向会话目录外两小时前写入的文件
     When 创建一个新会话
     Then 该符号链接与它指向的文件都应还在
+
+  @SES-094
+  Scenario Outline: 历史文件的最后一行没有换行时，加载与计数都只算它是一条完整消息的情形
+    Given 会话已有 2 条消息
+    And 历史文件末尾又写入一行没有换行的 <tail>，索引未随之更新
+    Then `session.loadHistory()` 应返回 <count> 条消息，并为其余的行记录 warning
+    And 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 <count>
+
+    Examples:
+      | case                 | tail                                                    | count |
+      | 完整的消息           | {"role": "assistant", "content": "第 3 条：没有换行"}   | 3     |
+      | 写到一半的消息       | {"role": "assistant", "content": "第 3 条：写到一半     | 2     |
+      | 完整的 JSON 但非消息 | {"content": "第 3 条：没有 role"}                       | 2     |
+
+  @SES-095
+  Scenario Outline: 逐条追加的消息在历史文件中一条一行，其间没有空行
+    Given 一个空的会话目录
+    When 创建一个新会话
+    And 依次逐条追加以下长度的消息: <lengths>
+    Then 历史文件应恰有 <count> 行，每行是一条消息
+
+    Examples:
+      | case         | lengths          | count |
+      | 三条短的     | 短, 短, 短       | 3     |
+      | 长的在中间   | 短, 100 KiB, 短  | 3     |
+
+  @SES-096
+  Scenario: 历史文件被其他程序换成一个更长的新文件而索引未随之更新时，计数以新文件为准
+    Given 会话已有 2 条消息
+    And 另一个程序把历史文件换成一个有 6 条消息的新文件，第一条约 2 KiB，先写临时文件再改名，索引未随之更新
+    Then 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 6
+
+  @SES-097
+  Scenario Outline: 索引条目中 historySize 与 historyInode 不描述历史文件时，计数仍以历史文件为准
+    Given 会话已有 2 条消息
+    And 索引中该会话条目的 historySize 被其他工具改为 <size>，historyInode 改为 <inode>
+    Then 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 2
+
+    Examples:
+      | case                 | size | inode                 |
+      | 大小是布尔值         | true | 历史文件的 inode      |
+      | 大小是字符串         | "12" | 历史文件的 inode      |
+      | inode 为 0           | 1    | 0                     |
+      | inode 是另一个文件的 | 1    | 历史文件的 inode 加 1 |
