@@ -111,6 +111,7 @@ Feature: 历史与索引的快速路径与常规路径结果一致（超出种�
       | state            |
       | 刚创建、还没有消息 |
       | 有过 2 条消息后被 `clear()` 清空 |
+      | 刚创建、还没有消息，之后原版又创建了一个会话 |
 
   @SES-090
   Scenario: 名字像旧临时文件的新符号链接按它自己的时间判断，不被清除
@@ -144,20 +145,27 @@ Feature: 历史与索引的快速路径与常规路径结果一致（超出种�
       | 长的在中间   | 短, 100 KiB, 短  | 3     |
 
   @SES-096
-  Scenario: 历史文件被其他程序换成一个更长的新文件而索引未随之更新时，计数以新文件为准
+  Scenario Outline: 历史文件被替换、清空后重写，或条目的 historySize 与 historyInode 不描述它时，计数以历史文件为准
     Given 会话已有 2 条消息
-    And 另一个程序把历史文件换成一个有 6 条消息的新文件，第一条约 2 KiB，先写临时文件再改名，索引未随之更新
-    Then 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 6
-
-  @SES-097
-  Scenario Outline: 索引条目中 historySize 与 historyInode 不描述历史文件时，计数仍以历史文件为准
-    Given 会话已有 2 条消息
-    And 索引中该会话条目的 historySize 被其他工具改为 <size>，historyInode 改为 <inode>
-    Then 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 2
+    And <change>
+    Then 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 <count>
 
     Examples:
-      | case                 | size | inode                 |
-      | 大小是布尔值         | true | 历史文件的 inode      |
-      | 大小是字符串         | "12" | 历史文件的 inode      |
-      | inode 为 0           | 1    | 0                     |
-      | inode 是另一个文件的 | 1    | 历史文件的 inode 加 1 |
+      | case                     | change                                                                                                    | count |
+      | 被其他程序换成更长的文件 | 另一个程序把历史文件换成一个有 6 条消息的新文件，第一条约 2 KiB，先写临时文件再改名，索引未随之更新      | 6     |
+      | 清空后重写               | 会话被 `clear()` 清空后用 3 条消息重写历史                                                                | 3     |
+      | 大小是布尔值             | 索引中该会话条目的 historySize 被其他工具改为 true，historyInode 改为历史文件的 inode                     | 2     |
+      | 大小是字符串             | 索引中该会话条目的 historySize 被其他工具改为 "12"，historyInode 改为历史文件的 inode                     | 2     |
+      | inode 为 0               | 索引中该会话条目的 historySize 被其他工具改为 1，historyInode 改为 0                                      | 2     |
+      | inode 是另一个文件的     | 索引中该会话条目的 historySize 被其他工具改为 1，historyInode 改为历史文件的 inode 加 1                   | 2     |
+
+  @SES-097
+  Scenario: 同一会话的两个对象先后写入时，标题与 `clear()` 重置的 usage 都以索引中另一个对象写下的为准
+    Given 一个刚创建、还没有消息的会话
+    When 通过 `Session.find()` 得到同一会话的两个对象 a 与 b
+    And a 追加第一条用户消息 "先问的问题"
+    And b 追加第一条用户消息 "后问的问题"
+    Then `sessions.json` 与 `Session.list()` 中该会话的标题都应已是 "先问的问题"
+    When b 以模型 `claude-opus-4-20250514` 记录一轮 usage
+    And a 执行 `clear()`
+    Then 索引中该会话的 usage 应为模型 `claude-opus-4-20250514` 的空 usage
