@@ -425,7 +425,12 @@ def fast_then_index_empty_usage(ses_world: SesWorld, model: str) -> None:
         if e.get("id") == ses_world.snapshot["session_id"]
     ]
     usage = entries[0].get("usage") if entries else None
-    expected = {**dict.fromkeys(TOTAL_KEYS, 0), "model": model, "rounds": [], "totalCost": None}
+    expected: dict[str, Any] = {
+        **dict.fromkeys(TOTAL_KEYS, 0),
+        "model": model,
+        "rounds": [],
+        "totalCost": None,
+    }
     assert usage == expected, (
         f"clear() should reset the usage the index holds, whose model another object of the session set, "
         f"to {expected!r}; got {usage!r}"
