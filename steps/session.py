@@ -1530,6 +1530,27 @@ def ses_when_rewrite_with(ses_world: SesWorld, count: int) -> None:
     ses_world.session.rewrite_history([_text_message("user", f"重写 {i}") for i in range(count)])
 
 
+@when(parsers.parse("过几毫秒后记下时间，再用 {count:d} 条消息重写会话历史"))
+def ses_when_rewrite_later(ses_world: SesWorld, count: int) -> None:
+    time.sleep(0.005)  # the entry's timestamps have milliseconds: the rewrite is then visibly later
+    ses_world.snapshot["rewrite_ms"] = int(time.time() * 1000)
+    ses_world.session.rewrite_history([_text_message("user", f"重写 {i}") for i in range(count)])
+
+
+@then("索引中该会话条目的 updatedAt 应不早于重写前记下的时间")
+def ses_then_entry_updated(ses_world: SesWorld) -> None:
+    entry = _index_entry(ses_world.sessions_dir, ses_world.session.id)
+    stamp = entry.get("updatedAt")
+    assert isinstance(stamp, str) and TO_ISO_STRING.match(stamp), (
+        f"updatedAt should be a timestamp: {stamp!r}"
+    )
+    moment = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+    written = ses_world.snapshot["rewrite_ms"]
+    assert round(moment.timestamp() * 1000) >= written, (
+        f"the entry's updatedAt should say when it was last written (at {written} ms or later), got {stamp!r}"
+    )
+
+
 @then(parsers.parse("索引中该会话的 messageCount 应为 {count:d}"))
 def ses_then_entry_count(ses_world: SesWorld, count: int) -> None:
     entry = _index_entry(ses_world.sessions_dir, ses_world.session.id)
