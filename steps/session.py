@@ -2078,6 +2078,43 @@ def ses_given_single_entry(ses_world: SesWorld, session_id: str) -> None:
     _write_index(ses_world, {"version": "1.0.0", "sessions": [entry], "updatedAt": stamp})
 
 
+@given(
+    parsers.parse(
+        "`sessions.json` 只有一个 id 为 {session_id} 的条目，"
+        "messageCount、historySize 与 historyInode 都为 0，会话目录旁的 `{name}` 有 {count:d} 条消息"
+    )
+)
+def ses_given_outside_entry(ses_world: SesWorld, session_id: str, name: str, count: int) -> None:
+    stamp = "2026-01-02T03:04:05.678Z"
+    entry = {
+        "id": json.loads(session_id),
+        "createdAt": stamp,
+        "updatedAt": stamp,
+        "messageCount": 0,
+        "historySize": 0,
+        "historyInode": 0,
+    }
+    _write_index(ses_world, {"version": "1.0.0", "sessions": [entry], "updatedAt": stamp})
+    lines = [json.dumps(_numbered("user", n), ensure_ascii=False) + "\n" for n in range(1, count + 1)]
+    (ses_world.root / name).write_text("".join(lines), encoding="utf-8")
+    assert (ses_world.sessions_dir / f"{entry['id']}.jsonl").resolve() == (ses_world.root / name).resolve()
+    ses_world.snapshot["outside_id"] = entry["id"]
+
+
+@then("`Session.list()` 中该条目的 messageCount 应为 0，与索引中的一致")
+def ses_then_outside_not_counted(synapse: Implementation, ses_world: SesWorld) -> None:
+    listed = [
+        e
+        for e in synapse.list_sessions(ses_world.sessions_dir)
+        if e.get("id") == ses_world.snapshot["outside_id"]
+    ]
+    counts = [e.get("messageCount") for e in listed]
+    assert counts == [0], (
+        f"an id that is no plain file name names no history in the sessions directory: its count is the "
+        f"index's 0, and the file it would name outside must not be read; got {counts}"
+    )
+
+
 @then("目录 `victim`、文件 `victim.jsonl` 与会话目录中的 `keep.txt` 都应还在")
 def ses_then_victims_kept(ses_world: SesWorld) -> None:
     for path in (
