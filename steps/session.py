@@ -2471,6 +2471,17 @@ def ses_given_usage_json(ses_world: SesWorld, docstring: str) -> None:
     ses_world.usage = json.loads(docstring)  # NaN and Infinity as JavaScript would hand them over
 
 
+@then(parsers.parse("应为 {fields} 各记录一条指明该字段的 warning"))
+def ses_then_warned_per_field(caplog: pytest.LogCaptureFixture, fields: str) -> None:
+    names = [name.strip("` ") for name in re.split(r"[、与]", fields)]
+    warnings = [probes.logged_text(r) for r in _synapse_warnings(caplog)]
+    unnamed = [name for name in names if not any(name in warning for warning in warnings)]
+    assert not unnamed and len(warnings) >= len(names), (
+        f"each value that cannot be shown ({', '.join(names)}) should have a warning naming its field; "
+        f"not named: {unnamed}, warnings: {warnings!r}"
+    )
+
+
 @then("应为每个无法显示的数值记录 warning")
 def ses_then_warned_per_value(caplog: pytest.LogCaptureFixture) -> None:
     warnings = [r.getMessage() for r in _synapse_warnings(caplog)]
