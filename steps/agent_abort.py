@@ -37,9 +37,9 @@ def abort_once_pid_written(agent_world: AgentWorld) -> None:
     agent_world.watched_signal = probes.AbortOnceWritten(_workdir(agent_world) / "pid")
 
 
-@given("命令用作业控制启动、pid 写在 job.pid 中的后台作业在场景结束时被结束")
+@given("命令在另一个进程组中启动、pid 写在 job.pid 中的后台进程在场景结束时被结束")
 def abort_end_job_afterwards(agent_world: AgentWorld, request: pytest.FixtureRequest) -> None:
-    """A job in a process group of its own outlives the command's group; the scenario ends it."""
+    """A process in a group of its own outlives the command's group; the scenario ends it."""
     job = _workdir(agent_world) / "job.pid"
 
     def end_job() -> None:
