@@ -4,8 +4,11 @@ processes through the pid files it writes and ``/proc``."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -32,6 +35,19 @@ def abort_own_bash_toolset(agent_world: AgentWorld) -> None:
 @given("命令写下 pid 文件之后用户中断了请求")
 def abort_once_pid_written(agent_world: AgentWorld) -> None:
     agent_world.watched_signal = probes.AbortOnceWritten(_workdir(agent_world) / "pid")
+
+
+@given("命令在另一个进程组中启动、pid 写在 job.pid 中的后台进程在场景结束时被结束")
+def abort_end_job_afterwards(agent_world: AgentWorld, request: pytest.FixtureRequest) -> None:
+    """A process in a group of its own outlives the command's group; the scenario ends it."""
+    job = _workdir(agent_world) / "job.pid"
+
+    def end_job() -> None:
+        if job.is_file():
+            with contextlib.suppress(OSError, AssertionError):  # gone already, or no pid written
+                os.kill(probes.read_pid(job), signal.SIGKILL)
+
+    request.addfinalizer(end_job)
 
 
 @given("模型首轮调用 Bash 命令:")
@@ -192,4 +208,25 @@ def abort_no_warning(agent_logs: pytest.LogCaptureFixture) -> None:
     warnings = [r.getMessage() for r in _synapse_records(agent_logs, logging.WARNING)]
     assert not warnings, (
         f"ending the command's process group should go as planned, without warnings: {warnings}"
+    )
+
+
+@given(parsers.parse("请求带着一个不会被置位的中止信号，它记录工作目录中有 {name} 文件期间被读取的次数"))
+def abort_counting_signal(agent_world: AgentWorld, name: str) -> None:
+    agent_world.watched_signal = probes.NeverAbortedWhileFile(_workdir(agent_world) / name)
+
+
+@then(
+    parsers.parse(
+        "命令运行的 {seconds:d} 秒里中止信号应被读取至少 {low:d} 次、至多 {high:d} 次：每 50 到 100 ms 一次"
+    )
+)
+def abort_signal_polled(agent_world: AgentWorld, seconds: int, low: int, high: int) -> None:
+    signal = agent_world.watched_signal
+    assert isinstance(signal, probes.NeverAbortedWhileFile), "setting up: the counting signal is missing"
+    assert not signal.path.exists(), f"the command should have removed {signal.path.name} when it ended"
+    count = signal.reads_while_present
+    assert low <= count <= high, (
+        f"while a tool runs the loop should read the abort signal every 50 to 100 ms, so {low} to {high} "
+        f"times during a command of {seconds} s; it read it {count} times ({signal.reads} in all)"
     )
