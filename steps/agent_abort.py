@@ -209,24 +209,3 @@ def abort_no_warning(agent_logs: pytest.LogCaptureFixture) -> None:
     assert not warnings, (
         f"ending the command's process group should go as planned, without warnings: {warnings}"
     )
-
-
-@given(parsers.parse("请求带着一个不会被置位的中止信号，它记录工作目录中有 {name} 文件期间被读取的次数"))
-def abort_counting_signal(agent_world: AgentWorld, name: str) -> None:
-    agent_world.watched_signal = probes.NeverAbortedWhileFile(_workdir(agent_world) / name)
-
-
-@then(
-    parsers.parse(
-        "命令运行的 {seconds:d} 秒里中止信号应被读取至少 {low:d} 次、至多 {high:d} 次：每 50 到 100 ms 一次"
-    )
-)
-def abort_signal_polled(agent_world: AgentWorld, seconds: int, low: int, high: int) -> None:
-    signal = agent_world.watched_signal
-    assert isinstance(signal, probes.NeverAbortedWhileFile), "setting up: the counting signal is missing"
-    assert not signal.path.exists(), f"the command should have removed {signal.path.name} when it ended"
-    count = signal.reads_while_present
-    assert low <= count <= high, (
-        f"while a tool runs the loop should read the abort signal every 50 to 100 ms, so {low} to {high} "
-        f"times during a command of {seconds} s; it read it {count} times ({signal.reads} in all)"
-    )

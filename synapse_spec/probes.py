@@ -593,25 +593,6 @@ class AbortOnceWritten:
         return self._aborted
 
 
-@dataclass
-class NeverAbortedWhileFile:
-    """An ``AbortSignal`` that is never set and counts the reads of ``aborted`` made while ``path``
-    exists: a command creates the file when it starts and removes it when it ends, so the count is how
-    often the implementation looked at the signal while the tool ran (over the wire, each read is a
-    callback)."""
-
-    path: Path
-    reads: int = 0
-    reads_while_present: int = 0
-
-    @property
-    def aborted(self) -> bool:
-        self.reads += 1
-        if self.path.exists():
-            self.reads_while_present += 1
-        return False
-
-
 def read_pid(path: Path) -> int:
     """The process id a command wrote to ``path`` (``echo $$ > path``)."""
     text = path.read_text(encoding="utf-8").strip()
