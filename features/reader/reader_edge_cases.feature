@@ -319,3 +319,31 @@ Feature: ConversationReader 的窗口、标识与格式边界
       | t-2 | grep | {"pattern": "TODO"}     |
       | c-1 | bash | {"command": "npm test"} |
       | c-2 | edit | {"path": "b.ts"}        |
+
+  @RDR-065 @beyond-seed
+  Scenario: 含孤立代理转义（\ud800）的行照常读取：角色、id、内容、toolCalls 与 toolCallId 都保留
+    JSON.parse accepts an escaped lone surrogate (`"\ud800"`) in a string, so a line holding one is an
+    ordinary line: every field of it is read as in any other line.
+    Given 会话文件内容如下
+      """
+      {"id":"u1","role":"user","content":[{"type":"text","text":"Run the tests"}],"note":"\ud800"}
+      {"id":"a1","role":"assistant","content":[],"toolCalls":[{"id":"call-1","name":"bash","arguments":"{\"command\":\"npm test\"}"}],"note":"\ud800"}
+      {"id":"t1","role":"tool","content":[{"type":"text","text":"3 passing"}],"toolCallId":"call-1","note":"\udfff"}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 各 turn 的角色与文本应为
+      | role      | content       |
+      | user      | Run the tests |
+      | assistant |               |
+      | user      |               |
+    And 各 turn 的 id 应为
+      | role      | id     |
+      | user      | u1     |
+      | assistant | a1     |
+      | user      | (生成) |
+    And 助手 turn 的 `toolCalls` 应包含解析后的参数
+      | id     | name | input                   |
+      | call-1 | bash | {"command": "npm test"} |
+    And `role: "tool"` 行应作为工具结果挂到紧随其后的 user turn 上
+      | turn | toolUseId | content   |
+      | 3    | call-1    | 3 passing |

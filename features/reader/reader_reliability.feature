@@ -16,3 +16,4 @@ Feature: ConversationReader 对嵌套过深的行的容错
       | depth  |
       | 1000   |
       | 100000 |
+      | 300    |
