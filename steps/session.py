@@ -2586,3 +2586,35 @@ def ses_then_warning_names_undeletable(ses_world: SesWorld, caplog: pytest.LogCa
         f"a file of an evicted session that cannot be deleted must be named in a warning ({path}), "
         f"got {warnings}"
     )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: a history path that cannot be read
+# --------------------------------------------------------------------------------------------------------
+
+
+@given("该会话的历史文件被换成一个同名的目录")
+def ses_given_history_is_directory(ses_world: SesWorld) -> None:
+    path = ses_world.sessions_dir / f"{ses_world.snapshot['session_id']}.jsonl"
+    path.unlink()
+    path.mkdir()
+    ses_world.snapshot["history_path"] = path
+
+
+@then(
+    parsers.parse("恢复的会话的 messageCount 应为索引中的 {count:d}，并记录一条指明该历史文件路径的 warning")
+)
+def ses_then_index_count_and_warning(
+    ses_world: SesWorld, caplog: pytest.LogCaptureFixture, count: int
+) -> None:
+    stored = _index_entry(ses_world.sessions_dir, ses_world.snapshot["session_id"])["messageCount"]
+    assert stored == count, f"setting up: the index should count {count} messages, it counts {stored}"
+    assert ses_world.session.message_count == count, (
+        f"a history that cannot be read leaves the index's count ({count}), "
+        f"got {ses_world.session.message_count}"
+    )
+    path = str(ses_world.snapshot["history_path"])
+    warnings = [probes.logged_text(r) for r in _synapse_warnings(caplog)]
+    assert any(path in message for message in warnings), (
+        f"a history file that cannot be read must be named in a warning ({path}), got {warnings}"
+    )

@@ -365,3 +365,11 @@ def del_then_continue_older(synapse: Implementation, ses_world: SesWorld, title:
     )
     history = _history_messages(ses_world.sessions_dir / f"{oldest}.jsonl")
     assert len(session.load_history()) == len(history) == 1, "the resumed session should keep its history"
+
+
+@then("会话目录及其上级目录都应仍不存在")
+def del_then_sessions_dir_still_missing(ses_world: SesWorld) -> None:
+    parent = ses_world.sessions_dir.parent
+    assert not parent.exists(), (
+        f"deleting from a missing sessions directory must create nothing, found {parent}"
+    )

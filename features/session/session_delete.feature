@@ -127,3 +127,10 @@ Feature: 删除会话
       | "."         |
       | ""          |
       | "a\u0000b"  |
+
+  @SES-102
+  Scenario: 会话目录不存在时按 id 删除会话返回 False，且不建出任何目录
+    Given 会话目录及其上级目录都还不存在
+    When 按 id 删除会话 "session-m6x3k2a1-absent"
+    Then 删除结果应为 False
+    And 会话目录及其上级目录都应仍不存在

@@ -175,3 +175,12 @@ Feature: 会话写入的崩溃安全、并发安全与异常数值（超出种�
       | 恰为 1e21       | 1e21                  | $1e+21                    |
       | 负 1e21         | -1e21                 | $-1e+21                   |
       | 1e21 之下最大的数 | 999999999999999868928 | $999999999999999868928.00 |
+
+  @SES-103
+  Scenario: 历史文件的位置是一个目录时 `Session.find()` 照常恢复会话，消息数取自索引并记录 warning
+    A history that cannot be read (here a directory in its place) cannot be counted: the index's count is
+    all there is, and the path is named in a warning instead of the lookup failing.
+    Given 会话已有 2 条消息
+    And 该会话的历史文件被换成一个同名的目录
+    When 通过 `Session.find()` 恢复该会话
+    Then 恢复的会话的 messageCount 应为索引中的 2，并记录一条指明该历史文件路径的 warning
