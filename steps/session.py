@@ -2618,3 +2618,23 @@ def ses_then_index_count_and_warning(
     assert any(path in message for message in warnings), (
         f"a history file that cannot be read must be named in a warning ({path}), got {warnings}"
     )
+
+
+@when(parsers.parse("按如下定价表累积一轮只含 {partial} 的 usage"))
+def ses_when_accumulate_with_pricing(
+    synapse: Implementation, ses_world: SesWorld, partial: str, docstring: str
+) -> None:
+    assert ses_world.usage is not None
+    ses_world.usage = synapse.accumulate_usage(ses_world.usage, json.loads(partial), json.loads(docstring))
+
+
+@then(parsers.parse('累积结果的 `totalCost` 应为 null，并记录一条指明模型 "{model}" 的 warning'))
+def ses_then_cost_unknown_warned(ses_world: SesWorld, caplog: pytest.LogCaptureFixture, model: str) -> None:
+    usage = dict(ses_world.usage or {})
+    assert "totalCost" in usage and usage["totalCost"] is None, (
+        f"a cost no finite number can hold must be stored as null (unknown), got {usage.get('totalCost')!r}"
+    )
+    warnings = [probes.logged_text(r) for r in _synapse_warnings(caplog)]
+    assert any(model in message for message in warnings), (
+        f"a cost that overflows must be named in a warning with its model {model!r}, got {warnings}"
+    )

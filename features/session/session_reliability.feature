@@ -184,3 +184,19 @@ Feature: 会话写入的崩溃安全、并发安全与异常数值（超出种�
     And 该会话的历史文件被换成一个同名的目录
     When 通过 `Session.find()` 恢复该会话
     Then 恢复的会话的 messageCount 应为索引中的 2，并记录一条指明该历史文件路径的 warning
+
+  @SES-104
+  Scenario: 价格大到费用溢出时 `totalCost` 记为 null（未知）并记录指明模型的 warning
+    A price so large that the cost is no finite number would be stored as a number JSON cannot hold
+    (JavaScript's JSON.stringify writes Infinity as null): the cost is unknown, and said so in a warning.
+    Given usage 记录为
+      """
+      {"totalInputOther": 0, "totalOutput": 0, "totalCacheRead": 0, "totalCacheCreation": 0,
+       "model": "claude-sonnet-4-20250514", "rounds": [], "totalCost": 0.5}
+      """
+    When 按如下定价表累积一轮只含 {"output": 1000000} 的 usage
+      """
+      {"claude-sonnet-4-20250514": {"inputPerMillion": 3, "outputPerMillion": 1e308,
+                                    "cacheReadPerMillion": 0.3, "cacheWritePerMillion": 3.75}}
+      """
+    Then 累积结果的 `totalCost` 应为 null，并记录一条指明模型 "claude-sonnet-4-20250514" 的 warning
