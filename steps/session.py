@@ -2638,3 +2638,20 @@ def ses_then_cost_unknown_warned(ses_world: SesWorld, caplog: pytest.LogCaptureF
     assert any(model in message for message in warnings), (
         f"a cost that overflows must be named in a warning with its model {model!r}, got {warnings}"
     )
+
+
+@given("该会话的历史文件不存在")
+@when("该会话的历史文件不存在")
+def ses_given_history_missing(ses_world: SesWorld) -> None:
+    path = Path(ses_world.session.history_path)
+    path.unlink(missing_ok=True)
+    assert not path.exists(), f"setting up: {path} should not exist"
+
+
+@then("`session.loadHistory()` 应返回空列表")
+def ses_then_missing_history_empty(ses_world: SesWorld) -> None:
+    assert ses_world.error is None, f"loading a missing history should not raise, raised {ses_world.error!r}"
+    assert ses_world.result == [] and isinstance(ses_world.result, list), (
+        "a history that does not exist holds no messages: loadHistory should return [], "
+        f"got {ses_world.result!r}"
+    )

@@ -200,3 +200,12 @@ Feature: 会话写入的崩溃安全、并发安全与异常数值（超出种�
                                     "cacheReadPerMillion": 0.3, "cacheWritePerMillion": 3.75}}
       """
     Then 累积结果的 `totalCost` 应为 null，并记录一条指明模型 "claude-sonnet-4-20250514" 的 warning
+
+  @SES-105
+  Scenario: 历史文件不存在时 `session.loadHistory()` 返回空列表
+    A session with no history file yet (nothing written, or the file removed by hand) has no messages: loading
+    its history gives an empty list, not an error and not "nothing".
+    When 创建一个新会话
+    And 该会话的历史文件不存在
+    And 调用 `session.loadHistory()`
+    Then `session.loadHistory()` 应返回空列表
