@@ -4,8 +4,11 @@ processes through the pid files it writes and ``/proc``."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -32,6 +35,19 @@ def abort_own_bash_toolset(agent_world: AgentWorld) -> None:
 @given("命令写下 pid 文件之后用户中断了请求")
 def abort_once_pid_written(agent_world: AgentWorld) -> None:
     agent_world.watched_signal = probes.AbortOnceWritten(_workdir(agent_world) / "pid")
+
+
+@given("命令在另一个进程组中启动、pid 写在 job.pid 中的后台进程在场景结束时被结束")
+def abort_end_job_afterwards(agent_world: AgentWorld, request: pytest.FixtureRequest) -> None:
+    """A process in a group of its own outlives the command's group; the scenario ends it."""
+    job = _workdir(agent_world) / "job.pid"
+
+    def end_job() -> None:
+        if job.is_file():
+            with contextlib.suppress(OSError, AssertionError):  # gone already, or no pid written
+                os.kill(probes.read_pid(job), signal.SIGKILL)
+
+    request.addfinalizer(end_job)
 
 
 @given("模型首轮调用 Bash 命令:")

@@ -17,6 +17,7 @@ import logging
 import math
 import os
 import re
+import shutil
 import stat
 import subprocess
 import sys
@@ -2205,6 +2206,11 @@ def ctx_given_referenced_file(ctx_state: CtxState, kind: str) -> None:
     sized = re.fullmatch(r"一个 (\d+) 字节的 ASCII 文本文件", kind)
     if kind == "一个命名管道（FIFO）":
         os.mkfifo(path)
+    elif kind == "一个命名管道（FIFO）下的路径":
+        os.mkfifo(Path(path).parent)
+    elif kind == "卸载目录本身为命名管道（FIFO）时其中的名字":
+        shutil.rmtree(ctx_state.offloaded_dir, ignore_errors=True)
+        os.mkfifo(ctx_state.offloaded_dir)
     elif kind == "指向 `{outside}/secret.txt` 的硬链接":
         os.link(ctx_state.outside_dir / "secret.txt", path)
     elif kind == "路径中含 NUL 字符、无法打开的名字":
@@ -2234,7 +2240,7 @@ def ctx_given_restore_limit(monkeypatch: pytest.MonkeyPatch, value: str) -> None
 
 def _ctx_unblock_fifos(directory: Path) -> None:
     """Open the write end of every FIFO below ``directory``, so a reader blocked in open() returns."""
-    for path in directory.rglob("*"):
+    for path in [directory, *(directory.rglob("*") if directory.is_dir() else [])]:
         if path.is_fifo():
             try:
                 os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))

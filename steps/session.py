@@ -831,6 +831,31 @@ def ses_then_surrogate_escaped(ses_world: SesWorld, escape: str) -> None:
     )
 
 
+@then(
+    parsers.parse(
+        "`sessions.json` 应以 2 个空格逐层缩进，标题中的代理项写作 JSON 转义 `{escape}`，其余文字原样写入"
+    )
+)
+def ses_then_index_pretty_escaped(ses_world: SesWorld, escape: str) -> None:
+    assert ses_world.error is None, f"the append should succeed, raised {ses_world.error!r}"
+    data = (ses_world.sessions_dir / "sessions.json").read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise AssertionError(f"sessions.json should be valid UTF-8: {exc}; {data!r}") from exc
+    _assert_indented_by_two(text)
+    title = ses_world.snapshot["text"]
+    entry = _index_entry(ses_world.sessions_dir, ses_world.session.id)
+    assert entry.get("title") == title, (
+        f"the index should hold the title {title!r}, got {entry.get('title')!r}"
+    )
+    others = [part for part in re.split(r"[\ud800-\udfff]", title) if part.strip()]
+    assert escape in text.lower() and all(part in text for part in others), (
+        f"the title should be written with the surrogate as {escape} and the rest as it is ({others!r}): "
+        f"{text!r}"
+    )
+
+
 @then("`session.loadHistory()` 读回的文本应与追加的相同")
 def ses_then_surrogate_reloaded(ses_world: SesWorld) -> None:
     loaded = ses_world.session.load_history()
@@ -1444,6 +1469,18 @@ def ses_then_id_format(ses_world: SesWorld) -> None:
     )
 
 
+@then("历史文件与 `sessions.json` 都应可由写入者读写，不可执行，也不比 umask 允许的更开放")
+def ses_then_file_modes(synapse: Implementation, ses_world: SesWorld) -> None:
+    allowed = 0o666 & ~probes.implementation_umask(synapse)
+    paths = (Path(ses_world.session.history_path), ses_world.sessions_dir / "sessions.json")
+    modes = {path.name: os.stat(path).st_mode & 0o7777 for path in paths}
+    for name, mode in modes.items():
+        assert mode & 0o600 == 0o600 and not mode & ~allowed, (
+            f"{name} should be created as 0666 less the umask ({allowed:#o}): readable and writable by its "
+            f"owner, executable by no one; its mode is {mode:#o}"
+        )
+
+
 @then("历史文件应为 `<sessions_dir>/<id>.jsonl`，每行一个 JSON 对象，非 ASCII 文本原样写入")
 def ses_then_history_file(ses_world: SesWorld) -> None:
     session = ses_world.session
@@ -1491,6 +1528,27 @@ def ses_then_entry_shape(ses_world: SesWorld) -> None:
 @when(parsers.parse("用 {count:d} 条消息重写会话历史"))
 def ses_when_rewrite_with(ses_world: SesWorld, count: int) -> None:
     ses_world.session.rewrite_history([_text_message("user", f"重写 {i}") for i in range(count)])
+
+
+@when(parsers.parse("过几毫秒后记下时间，再用 {count:d} 条消息重写会话历史"))
+def ses_when_rewrite_later(ses_world: SesWorld, count: int) -> None:
+    time.sleep(0.005)  # the entry's timestamps have milliseconds: the rewrite is then visibly later
+    ses_world.snapshot["rewrite_ms"] = int(time.time() * 1000)
+    ses_world.session.rewrite_history([_text_message("user", f"重写 {i}") for i in range(count)])
+
+
+@then("索引中该会话条目的 updatedAt 应不早于重写前记下的时间")
+def ses_then_entry_updated(ses_world: SesWorld) -> None:
+    entry = _index_entry(ses_world.sessions_dir, ses_world.session.id)
+    stamp = entry.get("updatedAt")
+    assert isinstance(stamp, str) and TO_ISO_STRING.match(stamp), (
+        f"updatedAt should be a timestamp: {stamp!r}"
+    )
+    moment = datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
+    written = ses_world.snapshot["rewrite_ms"]
+    assert round(moment.timestamp() * 1000) >= written, (
+        f"the entry's updatedAt should say when it was last written (at {written} ms or later), got {stamp!r}"
+    )
 
 
 @then(parsers.parse("索引中该会话的 messageCount 应为 {count:d}"))
@@ -1815,9 +1873,7 @@ def ses_given_invalid_utf8_history(synapse: Implementation, ses_world: SesWorld)
     ses_world.session = session
 
 
-@then("`sessions.json` 应以 2 个空格逐层缩进，标题中的非 ASCII 字符原样写入")
-def ses_then_index_pretty(ses_world: SesWorld) -> None:
-    text = (ses_world.sessions_dir / "sessions.json").read_text(encoding="utf-8")
+def _assert_indented_by_two(text: str) -> None:
     lines = text.splitlines()
     assert len(lines) > 1 and lines[0] == "{", f"sessions.json should be pretty-printed, got {text!r}"
     depth = 0
@@ -1830,6 +1886,12 @@ def ses_then_index_pretty(ses_world: SesWorld) -> None:
         )
         if stripped.rstrip(",")[-1:] in "[{":
             depth += 1
+
+
+@then("`sessions.json` 应以 2 个空格逐层缩进，标题中的非 ASCII 字符原样写入")
+def ses_then_index_pretty(ses_world: SesWorld) -> None:
+    text = (ses_world.sessions_dir / "sessions.json").read_text(encoding="utf-8")
+    _assert_indented_by_two(text)
     title = ses_world.session.title
     assert title and not title.isascii() and json.dumps(title, ensure_ascii=False) in text, (
         f"the title {title!r} should be written to sessions.json as is, not \\u-escaped: {text!r}"
@@ -2014,6 +2076,43 @@ def ses_given_single_entry(ses_world: SesWorld, session_id: str) -> None:
     stamp = "2026-01-02T03:04:05.678Z"
     entry = {"id": json.loads(session_id), "createdAt": stamp, "updatedAt": stamp, "messageCount": 0}
     _write_index(ses_world, {"version": "1.0.0", "sessions": [entry], "updatedAt": stamp})
+
+
+@given(
+    parsers.parse(
+        "`sessions.json` 只有一个 id 为 {session_id} 的条目，"
+        "messageCount、historySize 与 historyInode 都为 0，会话目录旁的 `{name}` 有 {count:d} 条消息"
+    )
+)
+def ses_given_outside_entry(ses_world: SesWorld, session_id: str, name: str, count: int) -> None:
+    stamp = "2026-01-02T03:04:05.678Z"
+    entry = {
+        "id": json.loads(session_id),
+        "createdAt": stamp,
+        "updatedAt": stamp,
+        "messageCount": 0,
+        "historySize": 0,
+        "historyInode": 0,
+    }
+    _write_index(ses_world, {"version": "1.0.0", "sessions": [entry], "updatedAt": stamp})
+    lines = [json.dumps(_numbered("user", n), ensure_ascii=False) + "\n" for n in range(1, count + 1)]
+    (ses_world.root / name).write_text("".join(lines), encoding="utf-8")
+    assert (ses_world.sessions_dir / f"{entry['id']}.jsonl").resolve() == (ses_world.root / name).resolve()
+    ses_world.snapshot["outside_id"] = entry["id"]
+
+
+@then("`Session.list()` 中该条目的 messageCount 应为 0，与索引中的一致")
+def ses_then_outside_not_counted(synapse: Implementation, ses_world: SesWorld) -> None:
+    listed = [
+        e
+        for e in synapse.list_sessions(ses_world.sessions_dir)
+        if e.get("id") == ses_world.snapshot["outside_id"]
+    ]
+    counts = [e.get("messageCount") for e in listed]
+    assert counts == [0], (
+        f"an id that is no plain file name names no history in the sessions directory: its count is the "
+        f"index's 0, and the file it would name outside must not be read; got {counts}"
+    )
 
 
 @then("目录 `victim`、文件 `victim.jsonl` 与会话目录中的 `keep.txt` 都应还在")
@@ -2370,6 +2469,17 @@ def ses_then_cost_shown(synapse: Implementation, ses_world: SesWorld, shown: str
 @given("usage 记录为")
 def ses_given_usage_json(ses_world: SesWorld, docstring: str) -> None:
     ses_world.usage = json.loads(docstring)  # NaN and Infinity as JavaScript would hand them over
+
+
+@then(parsers.parse("应为 {fields} 各记录一条指明该字段的 warning"))
+def ses_then_warned_per_field(caplog: pytest.LogCaptureFixture, fields: str) -> None:
+    names = [name.strip("` ") for name in re.split(r"[、与]", fields)]
+    warnings = [probes.logged_text(r) for r in _synapse_warnings(caplog)]
+    unnamed = [name for name in names if not any(name in warning for warning in warnings)]
+    assert not unnamed and len(warnings) >= len(names), (
+        f"each value that cannot be shown ({', '.join(names)}) should have a warning naming its field; "
+        f"not named: {unnamed}, warnings: {warnings!r}"
+    )
 
 
 @then("应为每个无法显示的数值记录 warning")

@@ -20,6 +20,7 @@ from pytest_bdd import given, parsers, then, when
 from steps.session import (
     ROUND_KEYS,
     SONNET,
+    TOTAL_KEYS,
     SesWorld,
     _history_messages,
     _read_index,
@@ -295,6 +296,15 @@ def fast_given_empty_history(synapse: Implementation, ses_world: SesWorld, state
     if state == "有过 2 条消息后被 `clear()` 清空":
         session.append_message([_text_message("user", "问"), _text_message("assistant", "答")])
         session.clear()
+    elif state == "刚创建、还没有消息，之后原版又创建了一个会话":
+        newer = synapse.create_session(ses_world.sessions_dir, model=SONNET)
+        index = _read_index(ses_world.sessions_dir)
+        index["sessions"] = [
+            {key: e[key] for key in ORIGINAL_ENTRY_KEYS if key in e} if e.get("id") == newer.id else e
+            for e in index["sessions"]
+        ]
+        assert [e.get("id") for e in index["sessions"]][:2] == [newer.id, session.id]
+        _write_index(ses_world, index)
     else:
         assert state == "刚创建、还没有消息", f"unknown state {state!r}"
     ses_world.session = session
@@ -328,4 +338,100 @@ def fast_then_link_kept(ses_world: SesWorld) -> None:
     assert ses_world.snapshot["target"].read_text(encoding="utf-8") == "会话目录外的文件"
     assert (ses_world.sessions_dir / "sessions.json").is_file(), (
         "creating the session should write sessions.json"
+    )
+
+
+def _history_of(world: SesWorld) -> Path:
+    return world.sessions_dir / f"{world.snapshot['session_id']}.jsonl"
+
+
+@given(parsers.parse("历史文件末尾又写入一行没有换行的 {tail}，索引未随之更新"))
+def fast_given_unterminated_tail(ses_world: SesWorld, tail: str) -> None:
+    path = _history_of(ses_world)
+    index_before = (ses_world.sessions_dir / "sessions.json").read_bytes()
+    with path.open("ab") as handle:  # what a writer killed before its newline, or another tool, leaves
+        handle.write(tail.encode("utf-8"))
+    assert not path.read_bytes().endswith(b"\n")
+    assert (ses_world.sessions_dir / "sessions.json").read_bytes() == index_before
+
+
+@given(
+    parsers.parse(
+        "另一个程序把历史文件换成一个有 {count:d} 条消息的新文件，第一条约 2 KiB，先写临时文件再改名，"
+        "索引未随之更新"
+    )
+)
+def fast_given_history_replaced(ses_world: SesWorld, count: int) -> None:
+    path = _history_of(ses_world)
+    index_before = (ses_world.sessions_dir / "sessions.json").read_bytes()
+    old_inode = os.stat(path).st_ino
+    messages = [_long_message("user", 2 << 10, 1)] + [
+        _text_message("user" if n % 2 else "assistant", f"第 {n} 条，新文件") for n in range(2, count + 1)
+    ]
+    temp = path.with_name(f"{path.name}.new")
+    temp.write_text("".join(json.dumps(m, ensure_ascii=False) + "\n" for m in messages), encoding="utf-8")
+    os.replace(temp, path)
+    assert os.stat(path).st_ino != old_inode, "setting up: the new history should be another file"
+    assert (ses_world.sessions_dir / "sessions.json").read_bytes() == index_before
+
+
+@given(
+    parsers.re(
+        r"^索引中该会话条目的 historySize 被其他工具改为 (?P<size>.+)，historyInode 改为 ?(?P<inode>.+)$"
+    )
+)
+def fast_given_anchor_fields(ses_world: SesWorld, size: str, inode: str) -> None:
+    history_inode = os.stat(_history_of(ses_world)).st_ino
+    inodes = {"历史文件的 inode": history_inode, "历史文件的 inode 加 1": history_inode + 1}
+    index = _read_index(ses_world.sessions_dir)
+    for entry in index["sessions"]:
+        if entry.get("id") == ses_world.snapshot["session_id"]:
+            entry["historySize"] = json.loads(size)
+            entry["historyInode"] = inodes[inode] if inode in inodes else json.loads(inode)
+    _write_index(ses_world, index)
+
+
+@given(parsers.parse("会话被 `clear()` 清空后用 {count:d} 条消息重写历史"))
+def fast_given_cleared_then_rewritten(ses_world: SesWorld, count: int) -> None:
+    ses_world.session.clear()
+    ses_world.session.rewrite_history([_text_message("user", f"重写 {n}") for n in range(1, count + 1)])
+
+
+def _one_of_pair(world: SesWorld, who: str) -> Any:
+    a, b = world.snapshot["pair"]
+    return {"a": a, "b": b}[who]
+
+
+@when(parsers.re(r'^(?P<who>[ab]) 追加第一条用户消息 "(?P<text>.+)"$'))
+def fast_when_pair_first_user(ses_world: SesWorld, who: str, text: str) -> None:
+    _one_of_pair(ses_world, who).append_message(_text_message("user", text))
+
+
+@when(parsers.re(r"^(?P<who>[ab]) 以模型 `(?P<model>[^`]+)` 记录一轮 usage$"))
+def fast_when_pair_usage_model(ses_world: SesWorld, who: str, model: str) -> None:
+    _one_of_pair(ses_world, who).update_usage({**dict.fromkeys(ROUND_KEYS, 0), "inputOther": 7}, model)
+
+
+@when(parsers.re(r"^(?P<who>[ab]) 执行 `clear\(\)`$"))
+def fast_when_pair_clear(ses_world: SesWorld, who: str) -> None:
+    _one_of_pair(ses_world, who).clear()
+
+
+@then(parsers.parse("索引中该会话的 usage 应为模型 `{model}` 的空 usage"))
+def fast_then_index_empty_usage(ses_world: SesWorld, model: str) -> None:
+    entries = [
+        e
+        for e in _read_index(ses_world.sessions_dir)["sessions"]
+        if e.get("id") == ses_world.snapshot["session_id"]
+    ]
+    usage = entries[0].get("usage") if entries else None
+    expected: dict[str, Any] = {
+        **dict.fromkeys(TOTAL_KEYS, 0),
+        "model": model,
+        "rounds": [],
+        "totalCost": None,
+    }
+    assert usage == expected, (
+        f"clear() should reset the usage the index holds, whose model another object of the session set, "
+        f"to {expected!r}; got {usage!r}"
     )

@@ -59,6 +59,20 @@ def in_process(synapse: object) -> bool:
     return server_of(synapse) is None
 
 
+def implementation_umask(synapse: object) -> int:
+    """The file mode creation mask of the implementation's process: a server's from ``/proc/<pid>/status``
+    where the kernel shows it, else this process's, which a server inherits when it is started."""
+    pid = implementation_pid(synapse)
+    if pid != os.getpid():
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/status", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def uses_capability(synapse: object, capability: str) -> None:
     """Says that the step is about to use ``capability`` through a component rather than a factory of
     the implementation (``Session.delete`` of ``session-delete``): the scenario needs it as if it had

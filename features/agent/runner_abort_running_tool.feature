@@ -136,3 +136,55 @@ Feature: 中止请求会终止正在运行的工具，而不是等它结束
     And 命令在中断之后的部分不应执行：不应写下 marker
     And 命令的 TERM trap 应已在宽限之内完成清理：cleanup 文件写有 "cleaned"
     And `synapse.*` 日志不应记录警告：命令的进程组在 SIGKILL 之后如期结束
+
+  @AGT-082
+  Scenario: 命令用作业控制把后台作业放进另一个进程组时，中止结束命令自己的进程组，不把那个作业当作组里仍在运行的进程
+    A job started under job control (`set -m`) gets a process group of its own in the command's session; it
+    is not a member of the command's process group, so ending that group neither waits for it nor warns
+    that the group still runs after SIGKILL.
+    Given 命令在另一个进程组中启动、pid 写在 job.pid 中的后台进程在场景结束时被结束
+    And 模型首轮调用 Bash 命令:
+      """
+      set -m
+      sleep 300 > /dev/null 2>&1 &
+      echo $! > job.pid
+      echo $$ > pid
+      wait
+      echo done > marker
+      """
+    When 以 `run` 执行这次请求
+    Then 请求应以中断相关错误结束，模型只被调用了 1 次
+    And 返回时命令的 shell 已不在运行
+    And 命令在中断之后的部分不应执行：不应写下 marker
+    And `synapse.*` 日志不应记录警告：命令的进程组在 SIGKILL 之后如期结束
+
+  @AGT-083
+  Scenario: 命令的进程组中只剩一个已结束、未被收尸的进程（僵尸）时，中止不把它当作仍在运行的进程
+    A process of the group that has ended but whose parent, in another group, has not reaped it yet (a
+    zombie) runs nothing: ending the group neither waits for it nor warns that the group still runs.
+    Given 命令在另一个进程组中启动、pid 写在 job.pid 中的后台进程在场景结束时被结束
+    And 模型首轮调用 Bash 命令:
+      """
+      python3 - > /dev/null 2>&1 <<'PY' &
+      import os, time
+      group = os.getpgid(0)  # the command's process group
+      os.setpgid(0, 0)  # this process: a group of its own, outside the command's
+      child = os.fork()
+      if child == 0:
+          os.setpgid(0, group)  # the child joins the command's group and ends at once
+          os._exit(0)
+      os.waitid(os.P_PID, child, os.WEXITED | os.WNOWAIT)  # ended, left unreaped: a zombie in the group
+      with open("job.pid", "w") as handle:
+          handle.write(str(os.getpid()))
+      time.sleep(300)
+      PY
+      while [ ! -s job.pid ]; do sleep 0.05; done
+      echo $$ > pid
+      sleep 30
+      echo done > marker
+      """
+    When 以 `run` 执行这次请求
+    Then 请求应以中断相关错误结束，模型只被调用了 1 次
+    And 返回时命令的 shell 已不在运行
+    And 命令在中断之后的部分不应执行：不应写下 marker
+    And `synapse.*` 日志不应记录警告：命令的进程组在 SIGKILL 之后如期结束

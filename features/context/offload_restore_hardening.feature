@@ -40,6 +40,16 @@ Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普�
       | 指向 `{outside}/secret.txt` 的硬链接  | hard.txt       |
       | 路径中含 NUL 字符、无法打开的名字     | bad\0name.txt  |
       | 路径中含孤立代理字元、无法编码的名字 | bad\ud800name.txt |
+      | 一个命名管道（FIFO）下的路径          | pipe/inner.txt |
+
+  @CTX-076
+  Scenario: 卸载目录本身是命名管道（FIFO）时压缩不会挂起，像原实现一样因列不出卸载文件而失败并保留原历史
+    Given 一段 10 条消息的历史，第 `3` 条 tool 消息引用 `{offloaded}/inner.txt`
+    And 被引用的卸载文件是卸载目录本身为命名管道（FIFO）时其中的名字
+    When 执行 compact，最多等待 10 秒
+    Then 返回应为 `success=false`
+    And `messages` 应等于原始历史且 `freedTokens=0`
+    And 发给模型的请求中不应出现目录外的内容
 
   @CTX-043
   Scenario: 保留区中路径含 NUL 字符的引用不让压缩失败，也不妨碍清理

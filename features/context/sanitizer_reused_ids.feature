@@ -138,3 +138,26 @@ Feature: 前面有条目被删除时，清洗仍按整个历史判断工具调�
       | 情形             | 多出的 id |
       | 不回答任何调用   | call-z    |
       | 再次回答一个调用 | call-a    |
+
+  @CTX-077
+  Scenario: 无需修复的开头里，多个调用的一轮之后重复使用其 id 的单个调用一轮被整轮移除
+    A history that starts without anything to repair is checked in one pass; a round of one call reusing
+    an id of an earlier round of several calls ends that pass and is removed with its result, as it would
+    be anywhere else in the history.
+    Given 待清洗的历史为:
+      """json
+      [
+        {"role": "user", "content": [{"type": "text", "text": "开始"}]},
+        {"role": "assistant", "content": [], "toolCalls": [{"id": "call-a", "name": "Bash", "arguments": "{}"}, {"id": "call-b", "name": "Read", "arguments": "{}"}]},
+        {"role": "tool", "content": [], "toolCallId": "call-a"},
+        {"role": "tool", "content": [], "toolCallId": "call-b"},
+        {"role": "assistant", "content": [], "toolCalls": [{"id": "call-b", "name": "Bash", "arguments": "{\"command\":\"ls\"}"}]},
+        {"role": "tool", "content": [{"type": "text", "text": "重复 id 的结果"}], "toolCallId": "call-b"},
+        {"role": "assistant", "content": [], "toolCalls": [{"id": "call-c", "name": "Bash", "arguments": "{}"}]},
+        {"role": "tool", "content": [], "toolCallId": "call-c"},
+        {"role": "assistant", "content": [{"type": "text", "text": "完成"}]}
+      ]
+      """
+    When 直接执行 `sanitizeToolProtocolHistory(messages)`
+    Then 清洗结果应恰好为原历史的第 `1,2,3,4,7,8,9` 条，且报告历史已改变
+    And 清洗结果应符合严格的工具协议

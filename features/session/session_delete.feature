@@ -110,3 +110,20 @@ Feature: 删除会话
     When 按 id 删除最后创建的那个会话
     Then 删除结果应为 True
     And `Session.continue()` 应恢复最早创建的那个会话，标题为 "会话 0"
+
+  @SES-099
+  Scenario Outline: id 不是普通文件名时，列出不读会话目录外的文件，删除索引中没有的会话返回 False 且不删除任何文件
+    Given 会话目录旁有目录 `victim` 与文件 `victim.jsonl`，会话目录中有文件 `keep.txt`
+    And `sessions.json` 只有一个 id 为 "../outside" 的条目，messageCount、historySize 与 historyInode 都为 0，会话目录旁的 `outside.jsonl` 有 2 条消息
+    Then `Session.list()` 中该条目的 messageCount 应为 0，与索引中的一致
+    When 按 id 删除会话 <id>
+    Then 删除结果应为 False
+    And 目录 `victim`、文件 `victim.jsonl` 与会话目录中的 `keep.txt` 都应还在
+
+    Examples:
+      | id          |
+      | "../victim" |
+      | ".."        |
+      | "."         |
+      | ""          |
+      | "a\u0000b"  |

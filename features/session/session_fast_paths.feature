@@ -61,6 +61,8 @@ Feature: 历史与索引的快速路径与常规路径结果一致（超出种�
       | 最后一条消息中         | 3     | 3     | ["前", "\u0000\u001e", "后"]                             |
       | 作为对象的值           | 2     | 2     | [{"type": "text", "text": "\u0000\u001e"}]               |
       | 文本中的 NUL 与 RS     | 2     | 1     | [{"type": "text", "text": "a\u0000\u001eb"}]             |
+      | 一条中不相邻的两个元素 | 2     | 1     | ["前", "\u0000\u001e", "中", "\u0000\u001e", "后"]        |
+      | 十五条中的一条含两个   | 15    | 1     | ["前", "\u0000\u001e", "中", "\u0000\u001e", "后"]        |
 
   @SES-085
   Scenario Outline: 索引写入时只清除会话临时文件，会话目录中其他程序的文件都保留
@@ -109,9 +111,61 @@ Feature: 历史与索引的快速路径与常规路径结果一致（超出种�
       | state            |
       | 刚创建、还没有消息 |
       | 有过 2 条消息后被 `clear()` 清空 |
+      | 刚创建、还没有消息，之后原版又创建了一个会话 |
 
   @SES-090
   Scenario: 名字像旧临时文件的新符号链接按它自己的时间判断，不被清除
     Given 会话目录中有一个刚建立的符号链接 sessions.json.tmp-link，指向会话目录外两小时前写入的文件
     When 创建一个新会话
     Then 该符号链接与它指向的文件都应还在
+
+  @SES-094
+  Scenario Outline: 历史文件的最后一行没有换行时，加载与计数都只算它是一条完整消息的情形
+    Given 会话已有 2 条消息
+    And 历史文件末尾又写入一行没有换行的 <tail>，索引未随之更新
+    Then `session.loadHistory()` 应返回 <count> 条消息，并为其余的行记录 warning
+    And 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 <count>
+
+    Examples:
+      | case                 | tail                                                    | count |
+      | 完整的消息           | {"role": "assistant", "content": "第 3 条：没有换行"}   | 3     |
+      | 写到一半的消息       | {"role": "assistant", "content": "第 3 条：写到一半     | 2     |
+      | 完整的 JSON 但非消息 | {"content": "第 3 条：没有 role"}                       | 2     |
+
+  @SES-095
+  Scenario Outline: 逐条追加的消息在历史文件中一条一行，其间没有空行
+    Given 一个空的会话目录
+    When 创建一个新会话
+    And 依次逐条追加以下长度的消息: <lengths>
+    Then 历史文件应恰有 <count> 行，每行是一条消息
+
+    Examples:
+      | case         | lengths          | count |
+      | 三条短的     | 短, 短, 短       | 3     |
+      | 长的在中间   | 短, 100 KiB, 短  | 3     |
+
+  @SES-096
+  Scenario Outline: 历史文件被替换、清空后重写，或条目的 historySize 与 historyInode 不描述它时，计数以历史文件为准
+    Given 会话已有 2 条消息
+    And <change>
+    Then 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 <count>
+
+    Examples:
+      | case                     | change                                                                                                    | count |
+      | 被其他程序换成更长的文件 | 另一个程序把历史文件换成一个有 6 条消息的新文件，第一条约 2 KiB，先写临时文件再改名，索引未随之更新      | 6     |
+      | 清空后重写               | 会话被 `clear()` 清空后用 3 条消息重写历史                                                                | 3     |
+      | 大小是布尔值             | 索引中该会话条目的 historySize 被其他工具改为 true，historyInode 改为历史文件的 inode                     | 2     |
+      | 大小是字符串             | 索引中该会话条目的 historySize 被其他工具改为 "12"，historyInode 改为历史文件的 inode                     | 2     |
+      | inode 为 0               | 索引中该会话条目的 historySize 被其他工具改为 1，historyInode 改为 0                                      | 2     |
+      | inode 是另一个文件的     | 索引中该会话条目的 historySize 被其他工具改为 1，historyInode 改为历史文件的 inode 加 1                   | 2     |
+
+  @SES-097
+  Scenario: 同一会话的两个对象先后写入时，标题与 `clear()` 重置的 usage 都以索引中另一个对象写下的为准
+    Given 一个刚创建、还没有消息的会话
+    When 通过 `Session.find()` 得到同一会话的两个对象 a 与 b
+    And a 追加第一条用户消息 "先问的问题"
+    And b 追加第一条用户消息 "后问的问题"
+    Then `sessions.json` 与 `Session.list()` 中该会话的标题都应已是 "先问的问题"
+    When b 以模型 `claude-opus-4-20250514` 记录一轮 usage
+    And a 执行 `clear()`
+    Then 索引中该会话的 usage 应为模型 `claude-opus-4-20250514` 的空 usage

@@ -151,3 +151,14 @@ Feature: 会话的 id、标题、文件与索引格式
     And 向会话追加一条文本为 "被截断的表情 \ud83d 之后" 的用户消息
     Then 历史文件应是合法的 UTF-8，其中该代理项写作 JSON 转义 `\ud83d`，其余文字原样写入
     And `session.loadHistory()` 读回的文本应与追加的相同
+
+  @SES-098
+  Scenario: 历史文件与 `sessions.json` 按 umask 创建，标题含孤立代理项时索引仍以 2 个空格逐层缩进，条目的 updatedAt 随写入更新
+    Given 一个空的会话目录
+    When 创建一个新会话
+    And 向会话追加一条文本为 "被截断的表情 \ud83d 之后" 的用户消息
+    Then `sessions.json` 应以 2 个空格逐层缩进，标题中的代理项写作 JSON 转义 `\ud83d`，其余文字原样写入
+    And 历史文件与 `sessions.json` 都应可由写入者读写，不可执行，也不比 umask 允许的更开放
+    When 过几毫秒后记下时间，再用 3 条消息重写会话历史
+    Then 历史文件与 `sessions.json` 都应可由写入者读写，不可执行，也不比 umask 允许的更开放
+    And 索引中该会话条目的 updatedAt 应不早于重写前记下的时间

@@ -136,3 +136,42 @@ Feature: 会话写入的崩溃安全、并发安全与异常数值（超出种�
     When 在实现进程只能再打开 `16` 个文件时创建 `40` 个会话，各追加 1 条消息
     Then `Session.list()` 应列出全部 40 个会话
     And 每个会话的历史文件都应恰有 1 行消息
+
+  @SES-100
+  Scenario: usage 中不是数字的 token 总数在 `/cost` 中显示为 N/A 并记录 warning
+    A token total that is a boolean or a numeric string is no count: it is shown as N/A like a non-finite
+    number, never as 1 or as the string's digits.
+    Given usage 记录为
+      """
+      {"totalInputOther": true, "totalOutput": "12", "totalCacheRead": 2000, "totalCacheCreation": 100,
+       "model": "claude-sonnet-4-20250514",
+       "rounds": [{"inputOther": 1, "output": 1, "inputCacheRead": 0, "inputCacheCreation": 0}],
+       "totalCost": 0.5}
+      """
+    When 调用 `formatCostOutput(usage)`
+    Then 完整输出应为:
+      """
+      Token: N/A in / N/A out | Cache: 2,000 read / 100 write (N/A hit) | Cost: $0.50
+      """
+    And 应为 `totalInputOther` 与 `totalOutput` 各记录一条指明该字段的 warning
+
+  @SES-101
+  Scenario Outline: 费用在定点表示的边界两侧与原版的 toFixed(2) 一样显示 — <case>
+    Given usage 记录为
+      """
+      {"totalInputOther": 1000, "totalOutput": 500, "totalCacheRead": 2000, "totalCacheCreation": 100,
+       "model": "claude-sonnet-4-20250514",
+       "rounds": [{"inputOther": 1000, "output": 500, "inputCacheRead": 2000, "inputCacheCreation": 100}],
+       "totalCost": <cost>}
+      """
+    When 调用 `formatCostOutput(usage)`
+    Then 完整输出应为:
+      """
+      Token: 3,100 in / 500 out | Cache: 2,000 read / 100 write (65% hit) | Cost: <shown>
+      """
+
+    Examples:
+      | case           | cost                  | shown                     |
+      | 恰为 1e21       | 1e21                  | $1e+21                    |
+      | 负 1e21         | -1e21                 | $-1e+21                   |
+      | 1e21 之下最大的数 | 999999999999999868928 | $999999999999999868928.00 |
