@@ -1568,6 +1568,61 @@ def wf_then_leftovers_removed(wf_ctx: WfContext) -> None:
         )
 
 
+WF_LINK_KIND = re.compile(r"指向 (?P<target>\S+) 的符號連結")
+
+
+@given("session 目錄中有這些項目:")
+def wf_given_session_entries(wf_ctx: WfContext, datatable: list[list[str]]) -> None:
+    """Entries named like temp files that no write of the hook could have left: writes make regular
+    files only, so a link or a directory of that name belongs to someone else."""
+    directory = Path(wf_ctx.workflow.state.path(wf_ctx.session_id)).parent
+    leftovers: list[Path] = []
+    kept: dict[Path, tuple[str, str]] = {}
+    for name, kind in datatable[1:]:
+        path = directory / name
+        link = WF_LINK_KIND.fullmatch(kind)
+        if kind in ("中斷寫入的殘檔", "一般檔案"):
+            content = f"{name} 的內容\n"
+            path.write_text(content, encoding="utf-8")
+            if kind == "中斷寫入的殘檔":
+                leftovers.append(path)
+            else:
+                kept[path] = ("file", content)
+        elif link:
+            path.symlink_to(link["target"])
+            kept[path] = ("link", link["target"])
+        elif kind == "目錄":
+            path.mkdir()
+            (path / "inside.txt").write_text(f"{name} 裡的檔案\n", encoding="utf-8")
+            kept[path] = ("dir", f"{name} 裡的檔案\n")
+        else:
+            raise AssertionError(f"the step has no entry kind called {kind!r}")
+    wf_ctx.call_kwargs = {"leftovers": leftovers, "kept": kept}
+
+
+@then("中斷寫入的殘檔都已刪除，符號連結、目錄與一般檔案原樣保留")
+def wf_then_leftovers_removed_entries_kept(wf_ctx: WfContext) -> None:
+    leftovers: list[Path] = wf_ctx.call_kwargs["leftovers"]
+    kept: dict[Path, tuple[str, str]] = wf_ctx.call_kwargs["kept"]
+    left = [p.name for p in leftovers if os.path.lexists(p)]
+    assert not left, f"the next write should remove what interrupted writes left behind: {left}"
+    for path, (kind, expected) in kept.items():
+        if kind == "link":
+            assert path.is_symlink() and os.readlink(path) == expected, (
+                f"the symbolic link {path.name} is no leftover of a write and must stay as it was"
+            )
+        elif kind == "dir":
+            inside = path / "inside.txt"
+            assert path.is_dir() and not path.is_symlink() and inside.is_file(), (
+                f"the directory {path.name} is no leftover of a write and must stay with its content"
+            )
+            assert inside.read_text(encoding="utf-8") == expected, f"{inside} must stay unchanged"
+        else:
+            assert path.is_file() and path.read_text(encoding="utf-8") == expected, (
+                f"{path.name} is not a leftover of an interrupted write and must stay unchanged"
+            )
+
+
 @given("環境變數 CLAUDE_SESSION_ID 是另一個沒有 workflow 的 session 的 id")
 def wf_given_other_session_env(wf_ctx: WfContext, monkeypatch: pytest.MonkeyPatch) -> None:
     other = f"{wf_ctx.session_id}-other"

@@ -45,3 +45,18 @@ Feature: SubagentStop hook 對任何輸入都回答，且不留下中斷寫入�
     When SubagentStop hook 收到 `developer` 的結束事件，VERDICT 為 PASS
     Then DEV stage 在 workflow state 中為 completed（pass）
     And 中斷寫入的殘檔都已刪除，其他檔案內容不變
+
+  @WF-092
+  Scenario: 名稱像暫存檔的符號連結與目錄不是中斷寫入的殘檔，下一次寫入不碰它們
+    Given 一個 standard workflow 的 DEV stage 正在進行
+    And session 目錄中有這些項目:
+      | file                        | 種類                      |
+      | .workflow.json.k3j2h1.tmp   | 中斷寫入的殘檔            |
+      | notes.txt                   | 一般檔案                  |
+      | .workflow.json.lnk001.tmp   | 指向 notes.txt 的符號連結 |
+      | .timeline.jsonl.lnk002.tmp  | 指向 notes.txt 的符號連結 |
+      | .workflow.json.dir001.tmp   | 目錄                      |
+      | .timeline.jsonl.dir002.tmp  | 目錄                      |
+    When SubagentStop hook 收到 `developer` 的結束事件，VERDICT 為 PASS
+    Then DEV stage 在 workflow state 中為 completed（pass）
+    And 中斷寫入的殘檔都已刪除，符號連結、目錄與一般檔案原樣保留
