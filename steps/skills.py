@@ -900,3 +900,18 @@ def importer_long_name_imported(
 ) -> None:
     importer_stdout_is(skills_ctx, f"Imported: {_long_name(length)}")
     importer_installed_copy(importer_ctx, _long_name(length))
+
+
+@given(parsers.parse("导入源目录中有一个普通文件 `{name}`"))
+def importer_given_plain_file(importer_ctx: ImporterContext, name: str) -> None:
+    (importer_ctx.source_dir / name).write_text("# not a skill directory\n", encoding="utf-8")
+
+
+@then(parsers.parse('`skill:import` 的 stderr 应包含 "{text}" 紧接着导入源中 `{name}` 的完整路径'))
+def importer_stderr_names_source(
+    importer_ctx: ImporterContext, skills_ctx: SkillsContext, text: str, name: str
+) -> None:
+    result = skills_ctx.result
+    assert result is not None
+    expected = f"{text} {importer_ctx.source_dir / name}"
+    assert expected in result.stderr, f"stderr should contain {expected!r}, got {result.stderr!r}"

@@ -450,3 +450,14 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
       """
     When 用技能导入器执行 `skill:import <源目录>`
     Then `skill:import` 的 stdout 应为 "Imported: " 加上这个 250 个字符的名称，已安装的 SKILL.md 与导入源中的相同
+
+  @SKL-045 @beyond-seed
+  Scenario: 导入源是一个文件而不是目录时以错误结束，指出该路径不是目录，且不安装任何技能
+    The original refuses such a source with `Import source is not a directory: <path>` before reading
+    anything; no skill is installed and the model is not asked.
+    Given 导入源目录中有一个普通文件 `notes.md`
+    When 用技能导入器执行 `skill:import <源目录>/notes.md`
+    Then `skill:import` 的退出码应为 1
+    And `skill:import` 的 stderr 应包含 "Import source is not a directory:" 紧接着导入源中 `notes.md` 的完整路径
+    And 已安装的技能应只有 "git-commit"
+    And 导入器不应询问模型
