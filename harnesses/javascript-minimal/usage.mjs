@@ -67,7 +67,12 @@ export function accumulateUsage(usage, roundUsage, pricing = null, env = process
   const model = usage?.model;
   const cost = roundCost(round, model, pricing);
   const previousCost = typeof usage?.totalCost === "number" ? usage.totalCost : null;
-  const totalCost = cost === null ? previousCost : (previousCost ?? 0) + cost;
+  let totalCost = cost === null ? previousCost : (previousCost ?? 0) + cost;
+  if (totalCost !== null && !Number.isFinite(totalCost)) {
+    // JSON cannot hold it (JSON.stringify would write null anyway): the cost is unknown, and said so.
+    log.warning(`the cost of model ${model} is no finite number (${String(totalCost)}); totalCost is null`);
+    totalCost = null;
+  }
   return { ...totals, model, rounds, totalCost };
 }
 
@@ -85,6 +90,9 @@ export function formatDollars(value) {
   // Beyond 1e21 a number has no fixed-point text; it is shown as JavaScript writes it (`$1e+30`).
   if (Math.abs(value) >= 1e21) return `$${value.toFixed(2)}`;
   const negative = value < 0;
+  // A whole number is exact in binary: as toFixed(2), its digits (999999999999999868928, not the shortest
+  // text 999999999999999900000).
+  if (Number.isInteger(value)) return `${negative ? "-" : ""}$${BigInt(Math.abs(value))}.00`;
   const text = Math.abs(value).toString();
   let [whole, fraction = ""] = text.includes("e") ? Math.abs(value).toFixed(20).split(".") : text.split(".");
   fraction = fraction.padEnd(3, "0");
