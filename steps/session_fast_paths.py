@@ -20,9 +20,10 @@ from pytest_bdd import given, parsers, then, when
 from steps.session import (
     ROUND_KEYS,
     SONNET,
-    TOTAL_KEYS,
     SesWorld,
+    _empty_usage,
     _history_messages,
+    _index_entry,
     _read_index,
     _synapse_warnings,
     _text_message,
@@ -419,18 +420,8 @@ def fast_when_pair_clear(ses_world: SesWorld, who: str) -> None:
 
 @then(parsers.parse("索引中该会话的 usage 应为模型 `{model}` 的空 usage"))
 def fast_then_index_empty_usage(ses_world: SesWorld, model: str) -> None:
-    entries = [
-        e
-        for e in _read_index(ses_world.sessions_dir)["sessions"]
-        if e.get("id") == ses_world.snapshot["session_id"]
-    ]
-    usage = entries[0].get("usage") if entries else None
-    expected: dict[str, Any] = {
-        **dict.fromkeys(TOTAL_KEYS, 0),
-        "model": model,
-        "rounds": [],
-        "totalCost": None,
-    }
+    usage = _index_entry(ses_world.sessions_dir, ses_world.snapshot["session_id"]).get("usage")
+    expected = _empty_usage(model)
     assert usage == expected, (
         f"clear() should reset the usage the index holds, whose model another object of the session set, "
         f"to {expected!r}; got {usage!r}"
