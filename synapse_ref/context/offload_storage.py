@@ -37,10 +37,6 @@ class OffloadStorage:
         self._prefix = os.path.join(self._offloaded_dir, "")  # a save only appends the file name
 
     @property
-    def session_dir(self) -> Path:
-        return self._session_dir
-
-    @property
     def offloaded_dir(self) -> Path:
         return self._offloaded_dir
 

@@ -33,7 +33,7 @@ class Cl100kTokenCounter:
     vocabularies in Python on import.  Its Rust tokenizer has neither limit: it pre-tokenises with the
     cl100k pattern and counts each piece with linear-time BPE, so the count is exact and linear at
     every length, and only the one vocabulary it is asked for is loaded.  It counts valid Unicode:
-    :func:`message_json` escapes the lone surrogates a message may hold, as ``JSON.stringify`` does.
+    :func:`_slow_message_json` escapes the lone surrogates a message may hold, as ``JSON.stringify`` does.
     """
 
     def __init__(self) -> None:
@@ -83,19 +83,6 @@ def default_token_counter() -> TokenCounter:
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
-def message_json(message: Mapping[str, Any]) -> str:
-    """The text a message is counted as (``JSON.stringify`` shape: compact, non-ASCII kept).
-
-    orjson writes the same text as ``json`` for what messages hold (strings, ints, bools, null, lists,
-    objects) several times faster; what it refuses (lone surrogates, integers beyond 64 bits, keys that
-    are not strings) goes through ``json``.
-    """
-    try:
-        return orjson.dumps(message).decode("utf-8")
-    except TypeError:
-        return _slow_message_json(message)
-
-
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -123,7 +110,9 @@ class MessageTokenCache:
         self._counts: dict[str, int] = {}
 
     def count_messages(self, messages: Iterable[Mapping[str, Any]]) -> int:
-        # count_message and message_json inlined: on long histories the calls cost a fifth of the count.
+        # A message is counted as its JSON.stringify text (compact, non-ASCII kept).  orjson writes it for
+        # what messages hold; what it refuses (lone surrogates, integers beyond 64 bits, keys that are not
+        # strings) goes through json.  Inlined: on long histories calls cost a fifth of the count.
         counts, count_tokens, dumps = self._counts, self.counter.count_tokens, orjson.dumps
         total = 0
         for message in messages:

@@ -330,7 +330,3 @@ def atomic_write_bytes(path: Path, data: Bytes) -> os.stat_result:
             temp.unlink()
         raise
     return stat
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"))
