@@ -1888,6 +1888,11 @@ def ctx_given_lone_surrogate(ctx_state: CtxState) -> None:
     part["text"] += "\ud800"
 
 
+@given(parsers.parse('第 1 条消息多了一个字段 "{field}"，值为整数 {value:d}'))
+def ctx_given_extra_integer_field(ctx_state: CtxState, field: str, value: int) -> None:
+    ctx_state.messages[0][field] = value
+
+
 @then(parsers.parse("`previousTokens` 与 `currentTokens` 都应为 `{tokens:d}`"))
 def ctx_then_compact_token_figures(ctx_state: CtxState, tokens: int) -> None:
     result = _ctx_compacted(ctx_state)

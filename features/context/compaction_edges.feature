@@ -116,3 +116,18 @@ Feature: 压缩的保留数、分割点与空总结的边界
     When 执行 compact
     Then 压缩应被跳过：历史原样返回、`success=true` 且未调用总结模型
     And `previousTokens` 与 `currentTokens` 都应为 `55`
+
+  # 1e20 lies beyond 64 bits but is a whole double, so JSON.stringify writes the same 21 digits: a port that
+  # reads message numbers as 64-bit integers fails or counts another text here.
+  @CTX-078 @beyond-seed
+  Scenario: 默认计数器数的是原实现 JSON.stringify 写出的文本：超出 64 位的整数按其数字计数
+    Given ContextCompactor 不传 token 计数器（使用实现的默认计数器）
+    And 模型的总结回复为 "## Current Status\n不应使用"
+    And 历史消息为:
+      | role      | text                         |
+      | user      | 修复登录页面的会话过期问题 🚀 |
+      | assistant | 好的，我先看看 auth.ts        |
+    And 第 1 条消息多了一个字段 "seq"，值为整数 100000000000000000000
+    When 执行 compact
+    Then 压缩应被跳过：历史原样返回、`success=true` 且未调用总结模型
+    And `previousTokens` 与 `currentTokens` 都应为 `62`
