@@ -1318,13 +1318,16 @@ def wf_given_session_env(wf_ctx: WfContext, monkeypatch: pytest.MonkeyPatch) -> 
 
 @when(
     parsers.re(
-        r"SubagentStop hook 收到沒有 session_id 的 `(?P<agent>[\w:-]+)` 結束事件，"
+        r"SubagentStop hook 收到(?P<how>沒有 session_id | session_id 為空字串)的 `(?P<agent>[\w:-]+)` 結束事件，"
         r"VERDICT 為 (?P<verdict>\w+)"
     )
 )
-def wf_when_agent_stops_without_session(wf_ctx: WfContext, agent: str, verdict: str) -> None:
+def wf_when_agent_stops_without_session(wf_ctx: WfContext, how: str, agent: str, verdict: str) -> None:
     event = wf_agent_event(wf_ctx, agent, wf_verdict_message(verdict))
-    del event["session_id"]
+    if how.strip() == "沒有 session_id":
+        del event["session_id"]
+    else:
+        event["session_id"] = ""
     wf_run_hook(wf_ctx, event)
 
 

@@ -409,3 +409,16 @@ Feature: SubagentStop hook 與 compact 建議的細節
       | full     | TEST:2 | tester        | 🔄 並行群組 quality 全部完成 | ⏭️ 下一步：並行委派 🏁 驗證 + 🌐 E2E            |
       | full     | E2E    | e2e-runner    | 🔄 並行群組 verify 全部完成  | ⏭️ 下一步：委派 🔁 retrospective（回顧）        |
       | tdd      | TEST   | tester        | 無                          | ⏭️ 下一步：委派 💻 developer（開發）            |
+
+  @WF-094
+  Scenario Outline: 訊息中有多個 VERDICT 標記時由第一個決定結果 — <stage>「<message>」
+    The original reads the marker with a non-global match, which finds the first one; a later marker (a
+    quoted example, a template the agent echoes) does not override it.
+    Given 一個 standard workflow 的 <stage> stage 正在進行
+    When SubagentStop hook 收到 `<agent>` 的結束事件，最後訊息為「<message>」
+    Then hook 記錄 <stage> 的結果為 <verdict>
+
+    Examples:
+      | stage  | agent         | message                                                                         | verdict |
+      | TEST   | tester        | <!-- VERDICT: {"result": "FAIL"} --> 重跑後 <!-- VERDICT: {"result": "PASS"} -->  | fail    |
+      | REVIEW | code-reviewer | <!-- VERDICT: {"result": "PASS"} --> 範本：<!-- VERDICT: {"result": "REJECT"} --> | pass    |
