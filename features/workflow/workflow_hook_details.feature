@@ -422,3 +422,15 @@ Feature: SubagentStop hook 與 compact 建議的細節
       | stage  | agent         | message                                                                         | verdict |
       | TEST   | tester        | <!-- VERDICT: {"result": "FAIL"} --> 重跑後 <!-- VERDICT: {"result": "PASS"} -->  | fail    |
       | REVIEW | code-reviewer | <!-- VERDICT: {"result": "PASS"} --> 範本：<!-- VERDICT: {"result": "REJECT"} --> | pass    |
+
+  @WF-095
+  Scenario: formatSize 的 MB 在恰好一半時進位，如原實作的 toFixed(1)
+    The original writes megabytes with `toFixed(1)`, which rounds the exact value of the number and a tie
+    upwards: 1.25 MB is `1.3MB`. Rounding a tie to even (Python's `format`, banker's rounding) writes `1.2MB`;
+    every size of WF-031 lies off a tie, where both rules agree.
+    Then `formatSize` 依下表格式化位元組數：
+      | bytes      | text     |
+      | 1250000    | 1.3MB    |
+      | 3250000    | 3.3MB    |
+      | 2750000    | 2.8MB    |
+      | 1000050000 | 1000.0MB |
