@@ -179,6 +179,7 @@ class CtxState:
     prior_attempt: str | None = None
     orch_result: contract.OrchestratorResult | None = None
     compact_calls_before: int = 0
+    steps_before_force: int = 0
     log_mark: int = 0
     probes: list[CtxProbe] = field(default_factory=list)
     compact_results: list[contract.CompactResult] = field(default_factory=list)
@@ -904,6 +905,46 @@ def ctx_then_no_second_compact(ctx_state: CtxState) -> None:
 @then("冷却期满后的下一步应再次触发 compact")
 def ctx_then_compact_after_cooldown(ctx_state: CtxState) -> None:
     _ctx_run_steps(ctx_state, 1, expect_compacts=2)
+
+
+@when("执行 `ContextOrchestrator.forceCompact(...)`")
+def ctx_when_force_compact(ctx_state: CtxState) -> None:
+    assert ctx_state.orchestrator is not None and ctx_state.offload_dir is not None
+    ctx_state.compact_calls_before = len(ctx_state.compact_double.calls)
+    ctx_state.steps_before_force = len(ctx_state.offload_double.calls)
+    try:
+        ctx_state.compact_results.append(
+            run(ctx_state.orchestrator.force_compact(ctx_state.messages, ctx_state.offload_dir))
+        )
+    except Exception as exc:
+        pytest.fail(f"ContextOrchestrator.forceCompact raised {exc!r}")
+
+
+@then("`forceCompact` 应把历史直接交给 compact 替身（不先 offload）并返回它的结果")
+def ctx_then_force_compacted(ctx_state: CtxState) -> None:
+    calls = ctx_state.compact_double.calls
+    assert len(calls) == ctx_state.compact_calls_before + 1, (
+        f"forceCompact should call compact once, got {len(calls) - ctx_state.compact_calls_before} call(s)"
+    )
+    assert calls[-1] == ctx_state.messages, "forceCompact should hand the history to compact as it is"
+    assert len(ctx_state.offload_double.calls) == ctx_state.steps_before_force, (
+        "forceCompact should not run the offload"
+    )
+    result, record = ctx_state.compact_results[-1], ctx_state.compact_double.returned[-1]
+    assert result.success and result.messages == record.messages, (
+        "forceCompact should return the compactor's result"
+    )
+
+
+@given(parsers.parse("接下来的 {steps:d} 次 `offloadIfNeeded(...)` 都不应触发 compact"))
+@then(parsers.parse("接下来的 {steps:d} 次 `offloadIfNeeded(...)` 都不应触发 compact"))
+def ctx_steps_without_compact(ctx_state: CtxState, steps: int) -> None:
+    _ctx_run_steps(ctx_state, steps, expect_compacts=len(ctx_state.compact_double.calls))
+
+
+@then("再下一次 `offloadIfNeeded(...)` 应触发 compact")
+def ctx_next_step_compacts(ctx_state: CtxState) -> None:
+    _ctx_run_steps(ctx_state, 1, expect_compacts=len(ctx_state.compact_double.calls) + 1)
 
 
 # --------------------------------------------------------------------------------------------------------

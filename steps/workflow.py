@@ -1318,8 +1318,8 @@ def wf_given_session_env(wf_ctx: WfContext, monkeypatch: pytest.MonkeyPatch) -> 
 
 @when(
     parsers.re(
-        r"SubagentStop hook 收到(?P<how>沒有 session_id | session_id 為空字串)的 `(?P<agent>[\w:-]+)` 結束事件，"
-        r"VERDICT 為 (?P<verdict>\w+)"
+        r"SubagentStop hook 收到(?P<how>沒有 session_id | session_id 為空字串)的 "
+        r"`(?P<agent>[\w:-]+)` 結束事件，VERDICT 為 (?P<verdict>\w+)"
     )
 )
 def wf_when_agent_stops_without_session(wf_ctx: WfContext, how: str, agent: str, verdict: str) -> None:

@@ -179,12 +179,12 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
     Given 模型首轮以参数 `<参数>` 调用工具 "Bash"，看到结果后回复 "完成"
     When 执行 `runner.run(...)`
     Then run 应返回 "完成"
-    And 模型第 2 次调用看到的 tool 消息文本应为 "Command failed with exit code 4\n\nSelf-description: The command failed. Next step: run `Bash(command="exit --help")` to learn usage, then retry with valid arguments."，其中 {stderr} 是 /bin/bash 运行该命令时的错误输出
+    And 模型第 2 次调用看到的 tool 消息文本应为 "out\n\nCommand failed with exit code 1\n\nSelf-description: The command failed. Next step: run `Bash(command="printf --help")` to learn usage, then retry with valid arguments."，其中 {stderr} 是 /bin/bash 运行该命令时的错误输出
     And 工具集直接处理同一调用应返回 is_error 为 true，failureCategory 为 "execution_error"
 
     Examples:
-      | 参数                      |
-      | {"command": "  exit 4"}   |
-      | {"command": "\texit 4"}   |
-      | {"command": "exit\t4"}    |
-      | {"command": "\\nexit 4"}  |
+      | 参数                                |
+      | {"command": "  printf out; false"}  |
+      | {"command": "\tprintf out; false"}  |
+      | {"command": "printf\tout; false"}   |
+      | {"command": "\\nprintf out; false"} |

@@ -73,3 +73,33 @@ Feature: Context compaction 触发规则
       | success |
       | true    |
       | false   |
+
+  @CTX-079 @beyond-seed
+  Scenario: `forceCompact` 不开始冷却期：紧接着需要 compact 的一步照常触发
+    `forceCompact` (behind `/compact`) compacts now, without an offload first; it neither waits for the
+    cooldown of the automatic compaction nor starts one, as in the original, where only `offloadIfNeeded`
+    records the step of its attempt.
+    Given offload 替身每一步都报告:
+      | offloadedCount | previousTokens | currentTokens | freedTokens |
+      | 0              | 100000         | 90000         | 10000       |
+    And `stillExceedsThreshold=true` 且 `freedTokens < compactTriggerThreshold`
+    And compact 替身返回 `success=true`
+    When 执行 `ContextOrchestrator.forceCompact(...)`
+    Then `forceCompact` 应把历史直接交给 compact 替身（不先 offload）并返回它的结果
+    When `ContextOrchestrator.offloadIfNeeded(...)` 执行
+    Then 应调用 `ContextCompactor.compact(...)`
+    And 编排结果应采用 compact 替身返回的消息
+
+  @CTX-080 @beyond-seed
+  Scenario: 冷却期内的 `forceCompact` 照常压缩，也不延长冷却期
+    Given offload 替身每一步都报告:
+      | offloadedCount | previousTokens | currentTokens | freedTokens |
+      | 0              | 100000         | 90000         | 10000       |
+    And `stillExceedsThreshold=true` 且 `freedTokens < compactTriggerThreshold`
+    And compact 替身返回 `success=true`
+    And 上一次 compact 尝试发生在最近 `compactCooldownSteps` 内
+    And 接下来的 2 次 `offloadIfNeeded(...)` 都不应触发 compact
+    When 执行 `ContextOrchestrator.forceCompact(...)`
+    Then `forceCompact` 应把历史直接交给 compact 替身（不先 offload）并返回它的结果
+    And 接下来的 2 次 `offloadIfNeeded(...)` 都不应触发 compact
+    And 再下一次 `offloadIfNeeded(...)` 应触发 compact
