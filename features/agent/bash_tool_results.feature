@@ -77,6 +77,7 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
       | x: unexpected argument: y           | invalid_usage     |
       | Invalid parameters for x            | invalid_usage     |
       | x: No such file or directory        | execution_error   |
+      | x: command not found; usage: x [p]  | command_not_found |
 
   @AGT-075
   Scenario Outline: 无法执行的调用：模型看到指明问题的错误，run 继续
@@ -188,3 +189,20 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
       | {"command": "\tprintf out; false"}  |
       | {"command": "printf\tout; false"}   |
       | {"command": "\\nprintf out; false"} |
+
+  @AGT-086
+  Scenario Outline: 失败命令的类别只看错误输出：标准输出中的用法说明或 "command not found" 不算误用
+    The original classifies a failure by its stderr alone (`classifyToolFailure(result.stderr)`): a program
+    that prints a usage line or a "command not found" text as its normal output failed for its own reasons,
+    so the failure is an execution error, not counted towards the consecutive-failure stop and without the
+    `--help` hint after the output.
+    Given 模型首轮调用 Bash 命令 `<命令>`，看到结果后回复 "完成"
+    When 执行 `runner.run(...)`
+    Then run 应返回 "完成"
+    And 模型第 2 次调用看到的 tool 消息文本应为 "<文本>"，其中 {stderr} 是 /bin/bash 运行该命令时的错误输出
+    And 工具集直接处理同一调用应返回 is_error 为 true，failureCategory 为 "execution_error"
+
+    Examples:
+      | 命令                                     | 文本 |
+      | printf 'Usage: tool [path]'; false       | Usage: tool [path]\\n\\nCommand failed with exit code 1\\n\\nSelf-description: The command failed. Next step: run `Bash(command="printf --help")` to learn usage, then retry with valid arguments. |
+      | printf 'x: command not found'; false     | x: command not found\\n\\nCommand failed with exit code 1\\n\\nSelf-description: The command failed. Next step: run `Bash(command="printf --help")` to learn usage, then retry with valid arguments. |
