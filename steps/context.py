@@ -393,12 +393,14 @@ def ctx_given_short_tool(ctx_state: CtxState) -> None:
     ctx_state.subject = short[0]
 
 
-@given("tool 消息内容以 `Tool result is at:` 开头")
-def ctx_given_reference_tool(ctx_state: CtxState) -> None:
+@given(parsers.re(r"tool 消息内容(?P<blank>以空白开头，其后)?以 `Tool result is at:` 开头"))
+def ctx_given_reference_tool(ctx_state: CtxState, blank: str | None) -> None:
     refs = [
         i
         for i, m in enumerate(ctx_state.messages)
-        if m["role"] == "tool" and _ctx_text(m).startswith(REFERENCE_PREFIX)
+        if m["role"] == "tool"
+        and _ctx_text(m).lstrip().startswith(REFERENCE_PREFIX)
+        and _ctx_text(m).startswith(REFERENCE_PREFIX) == (not blank)
     ]
     assert len(refs) == 1, "scenario data: exactly one tool message that is already a reference"
     assert len(_ctx_text(ctx_state.messages[refs[0]])) > ctx_state.min_chars, (

@@ -111,3 +111,21 @@ Feature: Context offload 触发规则
     Then `stillExceedsThreshold` 应为 `true`
     And `offloadedCount` 应为 `1`
     And 结果的 token 统计应与消息一致
+
+  @CTX-081 @beyond-seed
+  Scenario: 以空白开头的路径引用也不重复卸载
+    A reference is recognised after the whitespace at its start (the original tests
+    `content.trimStart().startsWith("Tool result is at:")`), as the compaction that restores it does; `\n` in
+    the table is a line break.
+    Given ContextManager 参数为 `scanRatio=1` 与 `minChars=50`
+    And 历史消息为:
+      | role      | text                                                                         | repeat |
+      | user      | 继续分析                                                                         | 1      |
+      | tool      | \n  Tool result is at: {offloaded}/3f2a9c1e-0d4b-4c55-9e61-7a8b9c0d1e2f.txt | 1      |
+      | assistant | 已读取                                                                          | 1      |
+    And tool 消息内容以空白开头，其后以 `Tool result is at:` 开头
+    And 当前 token 超过 offload 阈值
+    When 调用 `offloadIfNeeded(messages)`
+    Then 该消息应保持不变
+    And `offloadedCount` 应为 `0`
+    And offload 目录中不应写入任何文件
