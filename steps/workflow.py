@@ -1385,9 +1385,18 @@ def wf_given_threshold_env(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
         monkeypatch.setenv(WF_THRESHOLD_ENV, value)
 
 
-@given(parsers.re(r"transcript 檔案恰好 (?P<size>\d+) bytes"))
+@given(parsers.re(r"transcript 檔案恰好 (?P<size>\d+) bytes$"))
 def wf_given_exact_transcript(wf_ctx: WfContext, size: str) -> None:
     wf_make_transcript(wf_ctx, int(size))
+
+
+@given(
+    parsers.re(r"transcript 檔案恰好 (?P<size>\d+) bytes，內容是 (?P<count>\d+) 個三位元組的中文字元「中」")
+)
+def wf_given_cjk_transcript(wf_ctx: WfContext, size: str, count: str) -> None:
+    path = wf_make_transcript(wf_ctx, 0)
+    path.write_text("中" * int(count), encoding="utf-8")
+    assert path.stat().st_size == int(size), f"the transcript should be exactly {size} bytes"
 
 
 @when(parsers.re(r"`shouldSuggestCompact` 以選項 (?P<options>\{.*\}) 執行"))

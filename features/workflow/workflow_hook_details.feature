@@ -434,3 +434,14 @@ Feature: SubagentStop hook 與 compact 建議的細節
       | 3250000    | 3.3MB    |
       | 2750000    | 2.8MB    |
       | 1000050000 | 1000.0MB |
+
+  @WF-096
+  Scenario: transcript 的大小以位元組計，不是字元數 — 6MB 的中文 transcript 只有 2M 個字元
+    The original takes the file's size (`statSync(path).size`), in bytes like the threshold; a transcript of
+    Chinese text holds a third as many characters as bytes, so measuring its text would suggest `/compact`
+    only at three times the threshold.
+    Given 一個 standard workflow 的 DEV stage 剛完成（verdict: pass）
+    And 環境變數 SYNAPSE_COMPACT_THRESHOLD_MB 為 (未設定)
+    And transcript 檔案恰好 6000000 bytes，內容是 2000000 個三位元組的中文字元「中」
+    When `shouldSuggestCompact` 以選項 {} 執行
+    Then 回傳的結果是 {"suggest": true, "reason": "transcript 大小 6.0MB 超過閾值 5.0MB", "transcriptSize": 6000000}
