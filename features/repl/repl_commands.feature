@@ -53,6 +53,7 @@ Feature: REPL 斜杠命令的分派与输出
       | /h          |
       | /?          |
       | "  /HELP  " |
+      | "　/help　" |
 
   @REPL-016
   Scenario Outline: 未知命令提示使用 `/help`
@@ -68,6 +69,8 @@ Feature: REPL 斜杠命令的分派与输出
       | 输入         | 命令         |
       | /Frobnicate  | /frobnicate  |
       | /help me     | /help me     |
+      | /Ärger       | /ärger       |
+      | " /ÜBER　"  | /über        |
 
   @REPL-017
   Scenario: `/cost` 按原实现格式显示会话用量
