@@ -329,3 +329,26 @@ Feature: REPL 斜杠命令的分派与输出
       ✅ 压缩完成：1,234,567 → 20,000 tokens
       释放 1,214,567 tokens，删除 3 个卸载文件
       """
+
+  @REPL-046
+  Scenario Outline: `<命令>` 按目录名的字符串顺序从大到小列出版本，`v9` 排在 `v10` 之前
+    Given 技能目录中有:
+      | path                         | content                                            |
+      | gamma/SKILL.md               | ---\nname: gamma\ndescription: Release notes\n---\n |
+      | gamma/versions/v10/SKILL.md  | tenth                                              |
+      | gamma/versions/v9/SKILL.md   | ninth                                              |
+      | gamma/versions/v1/SKILL.md   | first                                              |
+    When 执行 `<命令>`
+    Then 输出应逐行为:
+      """
+      Available Skills
+      ══════════════════════════════════════════════════
+        gamma
+          Release notes
+          versions: v9, v10, v1
+      """
+
+    Examples:
+      | 命令        |
+      | /skills     |
+      | /skill:list |
