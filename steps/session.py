@@ -1444,6 +1444,22 @@ ISO_8601 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}
 OPUS = "claude-opus-4-20250514"
 
 
+@given(parsers.parse("实现进程的时区为 `{zone}`（环境变量 TZ），与 UTC 相差 {hours:d} 小时"))
+def ses_given_time_zone(
+    synapse: Implementation, request: pytest.FixtureRequest, zone: str, hours: int
+) -> None:
+    assert probes.in_process(synapse), (
+        "the time zone of the test process reaches only an implementation in it"
+    )
+    stack = contextlib.ExitStack()
+    request.addfinalizer(stack.close)
+    stack.enter_context(probes.time_zone(zone))
+    offset = datetime.now().astimezone().utcoffset()
+    assert offset is not None and offset.total_seconds() == hours * 3600, (
+        f"TZ={zone} should put local time {hours} hours from UTC, the offset is {offset}"
+    )
+
+
 @when("记下时间后创建一个新会话")
 def ses_when_create_timed(synapse: Implementation, ses_world: SesWorld) -> None:
     ses_world.snapshot["before_ms"] = int(time.time() * 1000)
