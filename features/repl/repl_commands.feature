@@ -352,3 +352,22 @@ Feature: REPL 斜杠命令的分派与输出
       | 命令        |
       | /skills     |
       | /skill:list |
+
+  @REPL-047
+  Scenario: `/skill:list` 读取以 CRLF 换行的 SKILL.md 时，描述与 LF 文件的相同
+    Given 技能目录中有以 CRLF 换行的文件:
+      | path             | content                                                    |
+      | crlf/SKILL.md    | ---\nname: crlf\ndescription: "Windows helper"\n---\n      |
+      | plain/SKILL.md   | ---\nname: plain\ndescription: Plain value\n---\n          |
+    When 执行 `/skill:list`
+    Then 输出应逐行为:
+      """
+      Available Skills
+      ══════════════════════════════════════════════════
+        crlf
+          Windows helper
+          versions: (none)
+        plain
+          Plain value
+          versions: (none)
+      """
