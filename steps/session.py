@@ -412,6 +412,18 @@ def ses_then_no_temp_files(ses_world: SesWorld) -> None:
     )
 
 
+@given("记下会话目录中的文件")
+def ses_given_listing(ses_world: SesWorld) -> None:
+    ses_world.snapshot["listing"] = _listing(ses_world.sessions_dir)
+
+
+@then("会话目录中不应出现新的文件")
+def ses_then_no_new_files(ses_world: SesWorld) -> None:
+    before: set[str] = ses_world.snapshot["listing"]
+    new = sorted(_listing(ses_world.sessions_dir) - before)
+    assert not new, f"a write that succeeded should leave no file behind that was not there before: {new}"
+
+
 @given("会话已有 usage 统计和 offload 文件")
 def ses_given_usage_and_offload(
     synapse: Implementation, ses_world: SesWorld, datatable: list[list[str]]
