@@ -27,7 +27,7 @@ class Mutant(ReferenceImplementation):
         from synapse_ref.session import index, session
 
         index.iso_timestamp = local_timestamp
-        session.iso_timestamp = local_timestamp
+        setattr(session, "iso_timestamp", local_timestamp)  # noqa: B010 (not re-exported by name)
 
 
 implementation = Mutant
