@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -605,6 +606,12 @@ def _write_skill_files(repl_world: ReplWorld, datatable: list[list[str]], newlin
 @given("未向 REPL 注入 Synapse 主目录")
 def repl_home_not_injected(repl_world: ReplWorld) -> None:
     repl_world.inject_home = False
+
+
+@given("`SYNAPSE_HOME` 为空字符串，`HOME` 指向场景目录")
+def repl_synapse_home_empty(repl_world: ReplWorld, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SYNAPSE_HOME", "")
+    assert Path(os.environ["HOME"]) / ".synapse" == repl_world.synapse_home
 
 
 @when("无法再打开文件时执行 `/skills`")

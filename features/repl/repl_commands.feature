@@ -213,6 +213,25 @@ Feature: REPL 斜杠命令的分派与输出
         Create skills in: <skills-dir>
       """
 
+  @REPL-048
+  Scenario Outline: `<命令>` 未注入目录且 `SYNAPSE_HOME` 为空字符串时读取 `~/.synapse/skills`
+    Given 未向 REPL 注入 Synapse 主目录
+    And `SYNAPSE_HOME` 为空字符串，`HOME` 指向场景目录
+    And `~/.synapse/skills` 目录不存在
+    When 执行 `<命令>`
+    Then 输出应逐行为:
+      """
+      Available Skills
+      ══════════════════════════════════════════════════
+        No skills directory found.
+        Create skills in: <skills-dir>
+      """
+
+    Examples:
+      | 命令        |
+      | /skills     |
+      | /skill:list |
+
   @REPL-026
   Scenario: `/skills` 读取技能目录出错时显示错误而不中断
     Given 技能目录中有:
