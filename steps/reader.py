@@ -847,6 +847,18 @@ def reader_summary_unique(reader_ctx: ReaderContext, datatable: list[list[str]])
     )
 
 
+@then("`uniqueTools` 应按第一次调用的顺序依次为")
+def reader_summary_unique_in_order(reader_ctx: ReaderContext, datatable: list[list[str]]) -> None:
+    summary = reader_ctx.summary
+    assert summary is not None
+    expected = [row[0] for row in datatable[1:]]
+    tools = list(summary.unique_tools)
+    assert tools == expected, (
+        f"uniqueTools should name each tool once, in the order of its first call: expected {expected}, "
+        f"got {tools}"
+    )
+
+
 @given("设置不同 `SYNAPSE_CHARS_PER_TOKEN` 配置")
 def reader_chars_per_token_settings(reader_ctx: ReaderContext, datatable: list[list[str]]) -> None:
     reader_ctx.settings = [row[0] for row in datatable[1:]]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -585,17 +586,32 @@ def repl_clear_unavailable(repl_world: ReplWorld) -> None:
 
 @given("技能目录中有:")
 def repl_skill_files(repl_world: ReplWorld, datatable: list[list[str]]) -> None:
+    _write_skill_files(repl_world, datatable, "\n")
+
+
+@given("技能目录中有以 CRLF 换行的文件:")
+def repl_skill_files_crlf(repl_world: ReplWorld, datatable: list[list[str]]) -> None:
+    _write_skill_files(repl_world, datatable, "\r\n")
+
+
+def _write_skill_files(repl_world: ReplWorld, datatable: list[list[str]], newline: str) -> None:
     header, *rows = datatable
     assert header == ["path", "content"], f"unexpected table header {header}"
     for relative, content in rows:
         path = repl_world.synapse_home / "skills" / relative
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(content, encoding="utf-8")
+        path.write_bytes(content.replace("\n", newline).encode("utf-8"))
 
 
 @given("未向 REPL 注入 Synapse 主目录")
 def repl_home_not_injected(repl_world: ReplWorld) -> None:
     repl_world.inject_home = False
+
+
+@given("`SYNAPSE_HOME` 为空字符串，`HOME` 指向场景目录")
+def repl_synapse_home_empty(repl_world: ReplWorld, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SYNAPSE_HOME", "")
+    assert Path(os.environ["HOME"]) / ".synapse" == repl_world.synapse_home
 
 
 @when("无法再打开文件时执行 `/skills`")

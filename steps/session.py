@@ -223,8 +223,11 @@ def ses_given_max_rounds_setting(ses_world: SesWorld, monkeypatch: pytest.Monkey
         ses_world.snapshot["limit"] = 50
     else:
         monkeypatch.setenv("SYNAPSE_MAX_ROUNDS_KEPT", setting)
-        # Zero (or less) is no limit a user meant: it falls back to the default of 50.
-        ses_world.snapshot["limit"] = int(setting) if int(setting) > 0 else 50
+        # Read like parseInt ("5.9" and "2 轮" are 5 and 2); zero (or less) is no limit a user meant:
+        # it falls back to the default of 50.
+        found = re.match(r"\s*([+-]?\d+)", setting)
+        assert found, f"the examples give the setting with leading digits, got {setting!r}"
+        ses_world.snapshot["limit"] = int(found[1]) if int(found[1]) > 0 else 50
 
 
 @given("连续累积超过 `MAX_ROUNDS_KEPT` 的 usage 轮次")
@@ -407,6 +410,18 @@ def ses_then_no_temp_files(ses_world: SesWorld) -> None:
         f"a failed rewrite should leave the sessions directory as it was; "
         f"new: {sorted(after - before)}, gone: {sorted(before - after)}"
     )
+
+
+@given("记下会话目录中的文件")
+def ses_given_listing(ses_world: SesWorld) -> None:
+    ses_world.snapshot["listing"] = _listing(ses_world.sessions_dir)
+
+
+@then("会话目录中不应出现新的文件")
+def ses_then_no_new_files(ses_world: SesWorld) -> None:
+    before: set[str] = ses_world.snapshot["listing"]
+    new = sorted(_listing(ses_world.sessions_dir) - before)
+    assert not new, f"a write that succeeded should leave no file behind that was not there before: {new}"
 
 
 @given("会话已有 usage 统计和 offload 文件")
@@ -1441,6 +1456,22 @@ ISO_8601 = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}
 OPUS = "claude-opus-4-20250514"
 
 
+@given(parsers.parse("实现进程的时区为 `{zone}`（环境变量 TZ），与 UTC 相差 {hours:d} 小时"))
+def ses_given_time_zone(
+    synapse: Implementation, request: pytest.FixtureRequest, zone: str, hours: int
+) -> None:
+    assert probes.in_process(synapse), (
+        "the time zone of the test process reaches only an implementation in it"
+    )
+    stack = contextlib.ExitStack()
+    request.addfinalizer(stack.close)
+    stack.enter_context(probes.time_zone(zone))
+    offset = datetime.now().astimezone().utcoffset()
+    assert offset is not None and offset.total_seconds() == hours * 3600, (
+        f"TZ={zone} should put local time {hours} hours from UTC, the offset is {offset}"
+    )
+
+
 @when("记下时间后创建一个新会话")
 def ses_when_create_timed(synapse: Implementation, ses_world: SesWorld) -> None:
     ses_world.snapshot["before_ms"] = int(time.time() * 1000)
@@ -2144,6 +2175,26 @@ def ses_then_usage_is(ses_world: SesWorld, docstring: str) -> None:
     assert usage.get("totalCost") == pytest.approx(expected.pop("totalCost")), f"totalCost: {usage!r}"
     usage.pop("totalCost", None)
     assert usage == expected, f"the accumulated usage should be {expected!r}, got {usage!r}"
+
+
+@then("应恢复刚创建的那个会话：没有标题，消息数为 0")
+def ses_then_continued_empty_newest(ses_world: SesWorld) -> None:
+    assert ses_world.error is None, f"Session.continue() raised {ses_world.error!r}"
+    session, newest = ses_world.result, ses_world.session.id
+    assert session is not None and session.id == newest, (
+        f"Session.continue() should resume the newest created session {newest}, even without messages, "
+        f"got {getattr(session, 'id', session)!r}"
+    )
+    assert (session.title, session.message_count) == (None, 0), (
+        f"the resumed session has no messages yet: expected no title and 0 messages, "
+        f"got {session.title!r} and {session.message_count!r}"
+    )
+
+
+@when("对该会话的 usage 调用 `formatCostOutput(usage)`")
+def ses_when_format_session_cost(synapse: Implementation, ses_world: SesWorld) -> None:
+    ses_world.usage = ses_world.session.get_usage()
+    ses_world.output = synapse.format_cost_output(ses_world.usage)
 
 
 @then(parsers.parse('应恢复最后创建的那个会话，标题为 "{title}"'))

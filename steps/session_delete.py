@@ -154,6 +154,13 @@ def del_when_delete_a(synapse: Implementation, ses_world: SesWorld) -> None:
     _delete(synapse, ses_world, ses_world.snapshot["ids"]["a"])
 
 
+@when("按 id 删除会话 a，id 写成全大写")
+def del_when_delete_a_upper(synapse: Implementation, ses_world: SesWorld) -> None:
+    session_id = ses_world.snapshot["ids"]["a"]
+    assert session_id.upper() != session_id, f"the id {session_id!r} should have letters to change"
+    _delete(synapse, ses_world, session_id.upper())
+
+
 @when(parsers.re(r'^按 id 删除会话 (?P<quoted>".*")$'))
 def del_when_delete_id(synapse: Implementation, ses_world: SesWorld, quoted: str) -> None:
     _delete(synapse, ses_world, json.loads(quoted))

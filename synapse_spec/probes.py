@@ -638,3 +638,20 @@ def shell_stderr(command: str, cwd: str | Path) -> str:
         ["/bin/bash", "-c", command], cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True, check=False
     )
     return done.stderr.decode("utf-8", errors="replace")
+
+
+@contextlib.contextmanager
+def time_zone(name: str) -> Iterator[None]:
+    """The test process (and so an implementation running in it) in time zone ``name`` (a ``TZ`` value
+    such as ``CST-8``), restored afterwards; ``time.tzset`` makes the C library read it again."""
+    saved = os.environ.get("TZ")
+    os.environ["TZ"] = name
+    time.tzset()
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("TZ", None)
+        else:
+            os.environ["TZ"] = saved
+        time.tzset()

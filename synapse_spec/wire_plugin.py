@@ -114,10 +114,9 @@ def _tag_reason(item: pytest.Item, tag: str) -> str:
     """A scenario may say why with a comment line ``# in-process: <reason>`` above its tags."""
     from synapse_spec.plugin import _scenario_of
 
-    found = _scenario_of(item)  # (scenario, example index) since outlines' examples have their own IDs
-    if found is None:
+    scenario = _scenario_of(item)
+    if scenario is None:
         return ""
-    scenario = found[0]
     path = scenario.feature.filename
     try:
         lines = open(path, encoding="utf-8").read().splitlines()  # noqa: SIM115

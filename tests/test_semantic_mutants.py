@@ -21,6 +21,7 @@ from tools.mutation.semantic_runner import (
     SemanticMutant,
     Verdict,
     discover,
+    discover_controls,
     score,
     syntactic_score,
 )
@@ -53,3 +54,65 @@ def test_invalid_mutants_are_left_out_of_the_score() -> None:
 
 def test_the_syntactic_score_is_read_from_the_survivors_file() -> None:
     assert syntactic_score(ROOT) is not None
+
+
+# What a mutant imports to rebuild a component, and the control that rebuilds it with no rule changed.
+REBUILT = {
+    "tools.mutation.semantic._runner": "_baseline_loop",
+    "tools.mutation.semantic._sanitizer": "_baseline_sanitizer",
+    "tools.mutation.semantic._orchestrator": "_baseline_orchestrator",
+    "OffloadManager": "_baseline_offload",
+}
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=[m.name for m in MUTANTS])
+def test_a_mutant_that_rebuilds_a_component_names_its_control(mutant: SemanticMutant) -> None:
+    source = (ROOT / "tools" / "mutation" / "semantic" / f"{mutant.name}.py").read_text(encoding="utf-8")
+    wanted = {control for marker, control in REBUILT.items() if marker in source}
+    assert wanted == ({mutant.baseline} if mutant.baseline else set()), (
+        f"{mutant.name} rebuilds {sorted(wanted)} and names BASELINE = {mutant.baseline!r}"
+    )
+
+
+def test_every_control_declares_its_areas() -> None:
+    controls = discover_controls(ROOT)
+    assert set(REBUILT.values()) <= set(controls)
+    for control in controls.values():
+        assert control.areas != FEATURE_AREAS and set(control.areas) <= set(FEATURE_AREAS), control.name
+
+
+def test_a_failing_control_keeps_its_mutants_from_counting(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tools.mutation import semantic_runner
+
+    ran: list[str] = []
+
+    def fake_run(root: Path, mutant: SemanticMutant, full: bool, timeout: float, scratch: Path) -> Verdict:
+        ran.append(mutant.name)
+        if mutant.name == "_baseline_loop":
+            return Verdict(mutant, KILLED, 0.0, "FAILED features/agent/x::y")
+        return Verdict(mutant, SURVIVED if mutant.name.startswith("_") else KILLED, 0.0)
+
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(semantic_runner, "run_one", fake_run)
+    code = semantic_runner.main(
+        [
+            "--only",
+            "runner_failures_per_result",
+            "--only",
+            "sanitizer_keeps_text",
+            "--only",
+            "wf_env_session_wins",
+        ]
+    )
+    out = capsys.readouterr()
+    assert code == 2
+    assert sorted(ran) == [
+        "_baseline_loop",
+        "_baseline_sanitizer",
+        "sanitizer_keeps_text",
+        "wf_env_session_wins",
+    ]
+    assert "runner_failures_per_result  INVALID" in out.out
+    assert "FAILS    _baseline_loop" in out.err

@@ -60,3 +60,31 @@ Feature: ConversationReader 的读取成本与配置容错
       """
     When 以 `maxChars=30` 调用 `compact(turns, maxChars)`
     Then 输出应为 "[Assistant] Second message"
+
+  @RDR-068 @live-settings
+  Scenario Outline: `SYNAPSE_CHARS_PER_TOKEN` 与原版的 parseInt 一样只取开头的整数 — "<value>"
+    Given 会话文件内容如下
+      """
+      {"id":"zh-1","role":"user","content":"你好，世界"}
+      """
+    And 设置 `SYNAPSE_CHARS_PER_TOKEN` 为 "<value>"
+    When 对同一会话执行 `summarize`
+    Then `estimatedTokens` 应为 <count>
+
+    Examples:
+      | value    | count |
+      | 2.9      | 4     |
+      | 3.5      | 3     |
+      | 2 chars  | 4     |
+
+  @RDR-069
+  Scenario Outline: `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 与原版的 parseInt 一样只取开头的整数 — "<value>"
+    Given 设置 `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 为 "<value>"
+    And 工具结果是 250 个字符的单行文本
+    When 执行 `compact()`
+    Then `[Result]` 内容应按上限 50 截断并追加 `...`
+
+    Examples:
+      | value    |
+      | 50.9     |
+      | 50 chars |

@@ -61,3 +61,14 @@ Feature: ConversationReader 的长度限制按字符计数，混合内容按各�
       | [Result]    | 92% used                 |
       | [Assistant] | The disk is almost full. |
     And 各块之间应使用空行分隔
+
+  @RDR-067 @live-settings
+  Scenario: `estimatedTokens` 按字符计数，BMP 之外的 emoji 也只算一个字符
+    Given 会话文件内容如下
+      """
+      {"id":"e-1","role":"user","content":"发布🚀🎉"}
+      {"id":"e-2","role":"assistant","content":[{"type":"text","text":"✅🧪"}]}
+      """
+    And 设置 `SYNAPSE_CHARS_PER_TOKEN` 为 "1"
+    When 对同一会话执行 `summarize`
+    Then `estimatedTokens` 应为 35

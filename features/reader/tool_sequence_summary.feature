@@ -60,3 +60,20 @@ Feature: 工具序列与摘要统计
     When 对同一会话执行 `summarize`
     Then `estimatedTokens` 应随配置变化
     And 配置缺失时应回退默认值
+
+  @RDR-066 @beyond-seed
+  Scenario: `summarize` 的 uniqueTools 按每个工具第一次被调用的顺序列出
+    Given 输入会话包含多角色与重复工具调用
+      """
+      {"id":"m1","role":"user","content":"Rename the config loader"}
+      {"id":"m2","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"grep","input":{}},{"type":"tool_use","id":"t2","name":"read","input":{}}]}
+      {"id":"m3","role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"a"},{"type":"tool_result","tool_use_id":"t2","content":"b"}]}
+      {"id":"m4","role":"assistant","content":[{"type":"tool_use","id":"t3","name":"edit","input":{}},{"type":"tool_use","id":"t4","name":"bash","input":{}},{"type":"tool_use","id":"t5","name":"grep","input":{}}]}
+      """
+    When 调用 `summarize(turns)`
+    Then `uniqueTools` 应按第一次调用的顺序依次为
+      | tool |
+      | grep |
+      | read |
+      | edit |
+      | bash |

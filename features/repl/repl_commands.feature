@@ -53,6 +53,7 @@ Feature: REPL 斜杠命令的分派与输出
       | /h          |
       | /?          |
       | "  /HELP  " |
+      | "　/help　" |
 
   @REPL-016
   Scenario Outline: 未知命令提示使用 `/help`
@@ -68,6 +69,8 @@ Feature: REPL 斜杠命令的分派与输出
       | 输入         | 命令         |
       | /Frobnicate  | /frobnicate  |
       | /help me     | /help me     |
+      | /Ärger       | /ärger       |
+      | " /ÜBER　"  | /über        |
 
   @REPL-017
   Scenario: `/cost` 按原实现格式显示会话用量
@@ -210,6 +213,25 @@ Feature: REPL 斜杠命令的分派与输出
         Create skills in: <skills-dir>
       """
 
+  @REPL-048
+  Scenario Outline: `<命令>` 未注入目录且 `SYNAPSE_HOME` 为空字符串时读取 `~/.synapse/skills`
+    Given 未向 REPL 注入 Synapse 主目录
+    And `SYNAPSE_HOME` 为空字符串，`HOME` 指向场景目录
+    And `~/.synapse/skills` 目录不存在
+    When 执行 `<命令>`
+    Then 输出应逐行为:
+      """
+      Available Skills
+      ══════════════════════════════════════════════════
+        No skills directory found.
+        Create skills in: <skills-dir>
+      """
+
+    Examples:
+      | 命令        |
+      | /skills     |
+      | /skill:list |
+
   @REPL-026
   Scenario: `/skills` 读取技能目录出错时显示错误而不中断
     Given 技能目录中有:
@@ -325,4 +347,46 @@ Feature: REPL 斜杠命令的分派与输出
       """
       ✅ 压缩完成：1,234,567 → 20,000 tokens
       释放 1,214,567 tokens，删除 3 个卸载文件
+      """
+
+  @REPL-046
+  Scenario Outline: `<命令>` 按目录名的字符串顺序从大到小列出版本，`v9` 排在 `v10` 之前
+    Given 技能目录中有:
+      | path                         | content                                            |
+      | gamma/SKILL.md               | ---\nname: gamma\ndescription: Release notes\n---\n |
+      | gamma/versions/v10/SKILL.md  | tenth                                              |
+      | gamma/versions/v9/SKILL.md   | ninth                                              |
+      | gamma/versions/v1/SKILL.md   | first                                              |
+    When 执行 `<命令>`
+    Then 输出应逐行为:
+      """
+      Available Skills
+      ══════════════════════════════════════════════════
+        gamma
+          Release notes
+          versions: v9, v10, v1
+      """
+
+    Examples:
+      | 命令        |
+      | /skills     |
+      | /skill:list |
+
+  @REPL-047
+  Scenario: `/skill:list` 读取以 CRLF 换行的 SKILL.md 时，描述与 LF 文件的相同
+    Given 技能目录中有以 CRLF 换行的文件:
+      | path             | content                                                    |
+      | crlf/SKILL.md    | ---\nname: crlf\ndescription: "Windows helper"\n---\n      |
+      | plain/SKILL.md   | ---\nname: plain\ndescription: Plain value\n---\n          |
+    When 执行 `/skill:list`
+    Then 输出应逐行为:
+      """
+      Available Skills
+      ══════════════════════════════════════════════════
+        crlf
+          Windows helper
+          versions: (none)
+        plain
+          Plain value
+          versions: (none)
       """

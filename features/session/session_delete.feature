@@ -134,3 +134,10 @@ Feature: 删除会话
     When 按 id 删除会话 "session-m6x3k2a1-absent"
     Then 删除结果应为 False
     And 会话目录及其上级目录都应仍不存在
+
+  @SES-106
+  Scenario: 按 id 删除时 id 区分大小写，只差大小写的 id 是不存在的会话
+    Given 会话 a 与会话 b 各有 2 条消息和一个卸载文件
+    When 按 id 删除会话 a，id 写成全大写
+    Then 删除结果应为 False
+    And 会话目录中原有的每个文件都应还在且内容不变

@@ -71,3 +71,10 @@ Feature: 会话注册与淘汰的边界
     Then `sessions.json` 应恰好有 2 个条目，恢复的会话排在最前
     And 该条目的 cwd 应为 "/work/project"，标题为 "会话 0"，messageCount 为 2
     And 该条目的 usage 应仍含那一轮：totalInputOther 为 100，totalOutput 为 20，rounds 只有这一轮
+
+  @SES-107
+  Scenario: 最新创建的会话还没有消息时，`Session.continue()` 仍恢复它
+    Given 已依次创建 2 个会话，每个都有历史文件和会话目录
+    When 创建一个新会话
+    And 调用 `Session.continue()`
+    Then 应恢复刚创建的那个会话：没有标题，消息数为 0

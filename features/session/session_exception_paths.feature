@@ -36,3 +36,18 @@ Feature: 会话异常路径一致性
     And model 字段应与索引保持一致
     And 标题与消息数应取自索引
     And 修改 `getUsage()` 的返回值不应改变会话的 usage
+
+  @SES-111 @beyond-seed
+  Scenario Outline: 成功的 `clear` 与 `rewriteHistory` 之后会话目录中也不留临时文件 — <操作>
+    Given 会话已有 usage 统计和 offload 文件
+      | inputOther | output | inputCacheRead | inputCacheCreation |
+      | 100        | 50     | 200            | 30                 |
+    And 记下会话目录中的文件
+    When <操作>
+    Then 会话目录中不应出现新的文件
+
+    Examples:
+      | 操作                          |
+      | 执行 `clear()`                |
+      | 执行 `clear(resetUsage=false)` |
+      | 用 2 条消息重写会话历史       |

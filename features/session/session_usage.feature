@@ -49,3 +49,19 @@ Feature: Session Usage 统计稳定性
       | 5       | 7      | 5     |
       | 1       | 3      | 1     |
       | 0       | 55     | 50    |
+      | 5.9     | 7      | 5     |
+      | 2 轮    | 4      | 2     |
+
+  @SES-108 @beyond-seed
+  Scenario: 定价为 0 的模型记录一轮后，费用已知为 0，`/cost` 显示 `$0.00` 而不是 N/A
+    Given `SYNAPSE_HOME` 指向一个目录，其中 `pricing.json` 为 free.json
+    And 会话模型为 `claude-sonnet-4-20250514`
+    When 会话记录一轮 usage
+      | inputOther | output | inputCacheRead | inputCacheCreation |
+      | 1000       | 500    | 2000           | 100                |
+    Then `totalCost` 应为 0
+    When 对该会话的 usage 调用 `formatCostOutput(usage)`
+    Then 完整输出应为:
+      """
+      Token: 3,100 in / 500 out | Cache: 2,000 read / 100 write (65% hit) | Cost: $0.00
+      """

@@ -7,6 +7,11 @@ the reference with one component broken the way a porting team might break it.  
 code (a usage or collection error: the mutant could not even be plugged in) makes the mutant INVALID,
 which is reported and left out of the score.  The working tree is only read.
 
+A mutant that rebuilds a component to change one rule in it names, in ``BASELINE``, the control: the
+same rebuilt component with no rule changed (``_baseline_*``).  The controls of the chosen mutants run
+first, against their own ``AREAS``; a control that fails would let its mutants be "killed" by what the
+rebuild lacks instead of by their bug, so they are not run (INVALID) and the run exits with 2.
+
 Examples::
 
     python -m tools.mutation --semantic --jobs 2
@@ -45,6 +50,7 @@ class SemanticMutant:
     areas: tuple[str, ...]
     pattern: str
     summary: str
+    baseline: str | None = None
 
 
 @dataclass
@@ -73,6 +79,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="seconds per mutant before it counts as killed by timeout",
     )
     parser.add_argument("--list", action="store_true", help="list the mutants without running them")
+    parser.add_argument(
+        "--no-controls", action="store_true", help="do not run the chosen mutants' baselines first"
+    )
     parser.add_argument("--json", type=Path, metavar="PATH", help="write the verdicts as JSON")
     parser.add_argument(
         "--min-score", type=float, default=0.0, help="exit 1 below this score in %% (default: 0)"
@@ -82,24 +91,37 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def discover(root: Path) -> list[SemanticMutant]:
     """The mutant modules, read without importing them (a broken one must not stop the listing)."""
-    found: list[SemanticMutant] = []
-    for path in sorted((root / Path(*PACKAGE.split("."))).glob("*.py")):
-        if path.name.startswith("_"):
-            continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        doc = ast.get_docstring(tree) or ""
-        values: dict[str, object] = {}
-        for node in tree.body:
-            if isinstance(node, ast.Assign) and len(node.targets) == 1:
-                target = node.targets[0]
-                if isinstance(target, ast.Name) and target.id in ("AREAS", "PATTERN"):
-                    values[target.id] = ast.literal_eval(node.value)
-        declared = values.get("AREAS", FEATURE_AREAS)
-        areas = tuple(str(a) for a in declared) if isinstance(declared, (tuple, list)) else FEATURE_AREAS
-        found.append(
-            SemanticMutant(path.stem, areas, str(values.get("PATTERN", "?")), doc.split("\n\n")[0].strip())
-        )
-    return found
+    return [_read_module(path) for path in _modules(root) if not path.name.startswith("_")]
+
+
+def discover_controls(root: Path) -> dict[str, SemanticMutant]:
+    """The ``_baseline_*`` modules by name: rebuilt components with no rule changed."""
+    return {path.stem: _read_module(path) for path in _modules(root) if path.name.startswith("_baseline_")}
+
+
+def _modules(root: Path) -> list[Path]:
+    return sorted((root / Path(*PACKAGE.split("."))).glob("*.py"))
+
+
+def _read_module(path: Path) -> SemanticMutant:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    doc = ast.get_docstring(tree) or ""
+    values: dict[str, object] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name) and target.id in ("AREAS", "PATTERN", "BASELINE"):
+                values[target.id] = ast.literal_eval(node.value)
+    declared = values.get("AREAS", FEATURE_AREAS)
+    areas = tuple(str(a) for a in declared) if isinstance(declared, (tuple, list)) else FEATURE_AREAS
+    baseline = values.get("BASELINE")
+    return SemanticMutant(
+        path.stem,
+        areas,
+        str(values.get("PATTERN", "?")),
+        doc.split("\n\n")[0].strip(),
+        str(baseline) if baseline else None,
+    )
 
 
 def env_for(root: Path) -> dict[str, str]:
@@ -164,6 +186,26 @@ def run_one(root: Path, mutant: SemanticMutant, full: bool, timeout: float, scra
     return Verdict(mutant, INVALID, seconds, f"exit code {process.returncode}: {_tail(output)}")
 
 
+def run_controls(
+    pool: ThreadPoolExecutor, root: Path, controls: Sequence[SemanticMutant], timeout: float, scratch: Path
+) -> dict[str, str]:
+    """Run each control against its areas; the ones that fail, with their first failure."""
+    failed: dict[str, str] = {}
+    futures = [pool.submit(run_one, root, control, False, timeout, scratch) for control in controls]
+    for future in futures:
+        verdict = future.result()
+        passed = verdict.status == SURVIVED
+        print(
+            f"[control] {'passes' if passed else 'FAILS':<8} {verdict.mutant.name} ({verdict.seconds:.0f} s) "
+            f"{verdict.detail}",
+            file=sys.stderr,
+            flush=True,
+        )
+        if not passed:
+            failed[verdict.mutant.name] = verdict.detail or verdict.status
+    return failed
+
+
 def _first_failure(output: str) -> str:
     for line in output.splitlines():
         if re.match(r"(FAILED|ERROR) \S+::", line):
@@ -209,17 +251,37 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{m.name:<42} {','.join(m.areas):<18} {m.pattern}")
         print(f"{len(mutants)} semantic mutants")
         return 0
+    controls = discover_controls(root)
+    missing = sorted({m.baseline for m in mutants if m.baseline and m.baseline not in controls})
+    if missing:
+        print(f"no baseline module named {', '.join(missing)}", file=sys.stderr)
+        return 2
     scratch = Path(tempfile.mkdtemp(prefix="synapse-semantic-"))
     started = time.monotonic()
     verdicts: list[Verdict] = []
+    failed_controls: dict[str, str] = {}
     try:
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            futures = [pool.submit(run_one, root, m, args.full, args.timeout, scratch) for m in mutants]
+            if not args.no_controls:
+                failed_controls = run_controls(
+                    pool,
+                    root,
+                    [controls[n] for n in sorted({m.baseline for m in mutants if m.baseline})],
+                    args.timeout,
+                    scratch,
+                )
+            runnable = [m for m in mutants if m.baseline not in failed_controls]
+            verdicts += [
+                Verdict(m, INVALID, 0.0, f"its baseline {m.baseline} fails: {failed_controls[m.baseline]}")
+                for m in mutants
+                if m.baseline in failed_controls
+            ]
+            futures = [pool.submit(run_one, root, m, args.full, args.timeout, scratch) for m in runnable]
             for number, future in enumerate(futures, start=1):
                 verdict = future.result()
                 verdicts.append(verdict)
                 print(
-                    f"[{number}/{len(mutants)}] {verdict.status:<8} {verdict.mutant.name} "
+                    f"[{number}/{len(runnable)}] {verdict.status:<8} {verdict.mutant.name} "
                     f"({verdict.seconds:.0f} s) {verdict.detail}",
                     file=sys.stderr,
                     flush=True,
@@ -261,6 +323,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     shown = f"{100.0 * killed / total:.1f}%" if total else "n/a"
     beside = f"; syntactic mutants (last full run): {syntactic}" if syntactic else ""
     print(f"semantic mutation score: {shown} ({killed}/{total} killed by {scope}){beside}")
+    if failed_controls:
+        return 2
     if total == 0:
         return 0 if args.min_score <= 0 else 1
     return 0 if 100.0 * killed / total >= args.min_score else 1

@@ -13,6 +13,8 @@ from typing import Any
 from synapse_ref.adapter import ReferenceImplementation
 from tools.mutation.semantic._support import OffloadManager
 
+AREAS = ("context",)
+
 
 class Baseline(ReferenceImplementation):
     name = "semantic-baseline-offload"

@@ -13,6 +13,8 @@ from typing import Any
 from synapse_ref.adapter import ReferenceImplementation
 from tools.mutation.semantic._orchestrator import Orchestrator
 
+AREAS = ("context",)
+
 
 class Baseline(ReferenceImplementation):
     name = "semantic-baseline-orchestrator"

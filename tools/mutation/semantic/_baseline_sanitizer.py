@@ -13,6 +13,8 @@ from typing import Any
 from synapse_ref.adapter import ReferenceImplementation
 from tools.mutation.semantic._sanitizer import Sanitized, Sanitizer
 
+AREAS = ("agent",)
+
 
 class Baseline(ReferenceImplementation):
     name = "semantic-baseline-sanitizer"

@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from synapse_ref.agent.abort import until_aborted
+
 logger = logging.getLogger("synapse.agent")
 
 SYSTEM_PROMPT = "You are Synapse, a coding assistant working in the user's terminal."
@@ -277,7 +279,8 @@ class AgentLoop:
             round_results: list[tuple[Message, Any]] = []
             for call in calls:
                 self._check(signal)
-                round_results.append((call, await self._toolset.handle(call)))
+                # An abort while the tool runs cancels it (its process group with it), as in the reference.
+                round_results.append((call, await until_aborted(self._toolset.handle(call), signal)))
             self._check(signal)
             tool_messages = [
                 {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from typing import Any
 
 Message = dict[str, Any]
@@ -19,6 +20,14 @@ def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _finite(text: str) -> float:
+    """``1e999`` is JSON syntax but no finite number."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is out of range")
+    return value
+
+
 def object_arguments(call: Any) -> bool:
     """A mapping with a non-empty string id, a string name and strict-JSON object arguments."""
     if not (
@@ -30,7 +39,8 @@ def object_arguments(call: Any) -> bool:
     ):
         return False
     try:
-        return isinstance(json.loads(call["arguments"], parse_constant=_no_constants), dict)
+        value = json.loads(call["arguments"], parse_constant=_no_constants, parse_float=_finite)
+        return isinstance(value, dict)
     except (ValueError, RecursionError):
         return False
 

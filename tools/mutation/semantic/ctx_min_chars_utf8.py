@@ -14,6 +14,7 @@ from tools.mutation.semantic._support import OffloadManager
 
 AREAS = ("context",)
 PATTERN = "length limit checked only on ASCII"
+BASELINE = "_baseline_offload"
 
 
 class ByteManager(OffloadManager):

@@ -14,6 +14,7 @@ from tools.mutation.semantic._orchestrator import Orchestrator
 
 AREAS = ("context",)
 PATTERN = "state checked after one branch only"
+BASELINE = "_baseline_orchestrator"
 
 
 class SuccessOnlyCooldown(Orchestrator):

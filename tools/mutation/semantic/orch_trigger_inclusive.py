@@ -13,6 +13,7 @@ from tools.mutation.semantic._orchestrator import Orchestrator
 
 AREAS = ("context",)
 PATTERN = "boundary tested at one side only"
+BASELINE = "_baseline_orchestrator"
 
 
 class InclusiveTrigger(Orchestrator):

@@ -16,6 +16,7 @@ from tools.mutation.semantic._runner import AgentLoop, counts_as_failure
 
 AREAS = ("agent",)
 PATTERN = "one event per round"
+BASELINE = "_baseline_loop"
 logger = logging.getLogger("synapse.agent")
 
 

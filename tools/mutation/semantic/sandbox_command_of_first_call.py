@@ -15,6 +15,7 @@ from tools.mutation.semantic._runner import AgentLoop, PermissionRequest, bash_c
 
 AREAS = ("agent",)
 PATTERN = "one event per round"
+BASELINE = "_baseline_loop"
 
 
 class FirstCommand(AgentLoop):

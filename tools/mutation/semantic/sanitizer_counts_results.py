@@ -15,6 +15,7 @@ from tools.mutation.semantic._sanitizer import Message, Sanitized, Sanitizer, ob
 
 AREAS = ("agent",)
 PATTERN = "two rules agree on the examples"
+BASELINE = "_baseline_sanitizer"
 
 
 class Counting(Sanitizer):

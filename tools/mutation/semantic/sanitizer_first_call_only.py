@@ -14,6 +14,7 @@ from tools.mutation.semantic._sanitizer import Message, Sanitized, Sanitizer, ob
 
 AREAS = ("agent",)
 PATTERN = "one event per round"
+BASELINE = "_baseline_sanitizer"
 
 
 class FirstCall(Sanitizer):

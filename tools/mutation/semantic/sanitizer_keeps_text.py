@@ -14,6 +14,7 @@ from tools.mutation.semantic._sanitizer import Message, Sanitized, Sanitizer
 
 AREAS = ("agent",)
 PATTERN = "input carrying two things rendered by different rules"
+BASELINE = "_baseline_sanitizer"
 
 
 class KeepText(Sanitizer):
