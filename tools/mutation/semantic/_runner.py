@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import posixpath
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -60,11 +61,9 @@ class StepOutcome:
 
 
 def env_int(name: str, default: int) -> int:
-    raw = os.environ.get(name)
-    try:
-        return int(raw) if raw is not None and raw.strip() else default
-    except ValueError:
-        return default
+    """The leading integer of the variable, as ``parseInt`` reads it (``"2.9"`` is 2), else ``default``."""
+    found = re.match(r"\s*([+-]?\d+)", os.environ.get(name, ""))
+    return int(found.group(1)) if found else default
 
 
 def text_of(message: Message) -> str:
