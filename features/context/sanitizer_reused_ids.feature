@@ -161,3 +161,24 @@ Feature: 前面有条目被删除时，清洗仍按整个历史判断工具调�
     When 直接执行 `sanitizeToolProtocolHistory(messages)`
     Then 清洗结果应恰好为原历史的第 `1,2,3,4,7,8,9` 条，且报告历史已改变
     And 清洗结果应符合严格的工具协议
+
+  @CTX-082
+  Scenario: 工具调用 id 区分大小写：只差大小写的结果不回答该调用，只差大小写的两个 id 是两个不同的 id
+    Providers match a result to its call by the exact id, so `CALL_1` does not answer `call_1` (that round is
+    removed with the stray result), and `call-x` and `CALL-X` in one round are two ids, each answered by its
+    own result (that round stays).
+    Given 待清洗的历史为:
+      """json
+      [
+        {"role": "user", "content": [{"type": "text", "text": "开始"}]},
+        {"role": "assistant", "content": [], "toolCalls": [{"id": "call_1", "name": "Bash", "arguments": "{\"command\":\"ls\"}"}]},
+        {"role": "tool", "content": [{"type": "text", "text": "a.txt"}], "toolCallId": "CALL_1"},
+        {"role": "assistant", "content": [], "toolCalls": [{"id": "call-x", "name": "Bash", "arguments": "{}"}, {"id": "CALL-X", "name": "Bash", "arguments": "{}"}]},
+        {"role": "tool", "content": [{"type": "text", "text": "x"}], "toolCallId": "call-x"},
+        {"role": "tool", "content": [{"type": "text", "text": "X"}], "toolCallId": "CALL-X"},
+        {"role": "assistant", "content": [{"type": "text", "text": "完成"}]}
+      ]
+      """
+    When 直接执行 `sanitizeToolProtocolHistory(messages)`
+    Then 清洗结果应恰好为原历史的第 `1,4,5,6,7` 条，且报告历史已改变
+    And 清洗结果应符合严格的工具协议
