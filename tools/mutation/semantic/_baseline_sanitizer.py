@@ -1,9 +1,9 @@
 """The reference adapter with the self-contained sanitizer of ``_sanitizer`` and no rule changed.
 
-Not a mutant: it must pass the agent features, which shows that the sanitizer mutants are killed by
-their changed rule::
+Not a mutant: it must pass the agent and context features (both hold sanitizer scenarios), which shows
+that the sanitizer mutants are killed by their changed rule::
 
-    pytest features/agent --synapse-impl=tools.mutation.semantic._baseline_sanitizer
+    pytest features/agent features/context --synapse-impl=tools.mutation.semantic._baseline_sanitizer
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 from synapse_ref.adapter import ReferenceImplementation
 from tools.mutation.semantic._sanitizer import Sanitized, Sanitizer
 
-AREAS = ("agent",)
+AREAS = ("agent", "context")
 
 
 class Baseline(ReferenceImplementation):

@@ -17,6 +17,7 @@ from tools.mutation.semantic._support import OFFLOAD_PREFIX, OffloadManager, Off
 
 AREAS = ("context",)
 PATTERN = "leading whitespace before a marker"
+BASELINE = "_baseline_offload"
 
 
 class UntrimmedManager(OffloadManager):

@@ -15,6 +15,7 @@ from tools.mutation.semantic._orchestrator import Orchestrator
 
 AREAS = ("context",)
 PATTERN = "state changed on the wrong branch"
+BASELINE = "_baseline_orchestrator"
 
 
 class ForceCooldown(Orchestrator):

@@ -14,6 +14,7 @@ from tools.mutation.semantic._runner import AgentLoop
 
 AREAS = ("agent",)
 PATTERN = "parseInt-style parsing"
+BASELINE = "_baseline_loop"
 
 
 def strict_int(name: str, default: int) -> int:

@@ -14,6 +14,7 @@ from tools.mutation.semantic._sanitizer import Message, Sanitized, Sanitizer, ob
 
 AREAS = ("agent", "context")
 PATTERN = "ids compared case-insensitively"
+BASELINE = "_baseline_sanitizer"
 
 
 class CaseFolding(Sanitizer):
