@@ -13,6 +13,7 @@ API_NAMES: dict[str, str] = {
     # context layer
     "offloadIfNeeded": "offload_if_needed",
     "ContextOrchestrator.offloadIfNeeded": "offload_if_needed",
+    "ContextOrchestrator.forceCompact": "force_compact",
     "ContextManager.offloadThreshold": "offload_threshold",
     "offloadThreshold": "offload_threshold",
     "scanRatio": "scan_ratio",

@@ -192,7 +192,7 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
 
   @AGT-086
   Scenario Outline: 失败命令的类别只看错误输出：标准输出中的用法说明或 "command not found" 不算误用
-    The original classifies a failure by its stderr alone (`classifyToolFailure(result.stderr)`): a program
+    The original classifies a failure by its stderr alone (classifyToolFailure(result.stderr)): a program
     that prints a usage line or a "command not found" text as its normal output failed for its own reasons,
     so the failure is an execution error, not counted towards the consecutive-failure stop and without the
     `--help` hint after the output.

@@ -115,7 +115,7 @@ Feature: Context offload 触发规则
   @CTX-081 @beyond-seed
   Scenario: 以空白开头的路径引用也不重复卸载
     A reference is recognised after the whitespace at its start (the original tests
-    `content.trimStart().startsWith("Tool result is at:")`), as the compaction that restores it does; `\n` in
+    content.trimStart().startsWith("Tool result is at:")), as the compaction that restores it does; `\n` in
     the table is a line break.
     Given ContextManager 参数为 `scanRatio=1` 与 `minChars=50`
     And 历史消息为:

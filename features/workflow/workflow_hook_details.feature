@@ -425,7 +425,7 @@ Feature: SubagentStop hook 與 compact 建議的細節
 
   @WF-095
   Scenario: formatSize 的 MB 在恰好一半時進位，如原實作的 toFixed(1)
-    The original writes megabytes with `toFixed(1)`, which rounds the exact value of the number and a tie
+    The original writes megabytes with toFixed(1), which rounds the exact value of the number and a tie
     upwards: 1.25 MB is `1.3MB`. Rounding a tie to even (Python's `format`, banker's rounding) writes `1.2MB`;
     every size of WF-031 lies off a tie, where both rules agree.
     Then `formatSize` 依下表格式化位元組數：
@@ -437,7 +437,7 @@ Feature: SubagentStop hook 與 compact 建議的細節
 
   @WF-096
   Scenario: transcript 的大小以位元組計，不是字元數 — 6MB 的中文 transcript 只有 2M 個字元
-    The original takes the file's size (`statSync(path).size`), in bytes like the threshold; a transcript of
+    The original takes the file's size (statSync(path).size), in bytes like the threshold; a transcript of
     Chinese text holds a third as many characters as bytes, so measuring its text would suggest `/compact`
     only at three times the threshold.
     Given 一個 standard workflow 的 DEV stage 剛完成（verdict: pass）

@@ -28,7 +28,7 @@ Feature: SubagentStop hook 的值來源優先順序與每個分支後的清理
 
   @WF-093 @live-settings
   Scenario: 事件的 session_id 為空字串時 hook 同樣改用環境變數 CLAUDE_SESSION_ID
-    An empty id is no id: the original reads `input.session_id || process.env.CLAUDE_SESSION_ID`, so a hook
+    An empty id is no id: the original reads input.session_id || process.env.CLAUDE_SESSION_ID, so a hook
     runner that sends `"session_id": ""` still reaches the session the environment names.
     Given 一個 standard workflow 的 DEV stage 正在進行
     And 環境變數 CLAUDE_SESSION_ID 是該 session 的 id，前後帶有空白
