@@ -23,6 +23,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import IO, Any
 
@@ -243,12 +244,15 @@ class Server:
         }
 
     def configure(self, env: dict[str, str]) -> None:
-        settings = [n for n in os.environ if n.startswith("SYNAPSE_") or n == "CLAUDE_SESSION_ID"]
+        zone = os.environ.get("TZ")
+        settings = [n for n in os.environ if n.startswith("SYNAPSE_") or n in ("CLAUDE_SESSION_ID", "TZ")]
         for name in settings:
             if name != "SYNAPSE_WIRE_SYNC_FD":
                 del os.environ[name]
         for name, value in env.items():
             os.environ[str(name)] = str(value)
+        if os.environ.get("TZ") != zone:
+            time.tzset()  # the C library reads TZ once; local time follows the new zone only after this
 
     def _reset(self) -> None:
         with self.lock:

@@ -642,8 +642,9 @@ def shell_stderr(command: str, cwd: str | Path) -> str:
 
 @contextlib.contextmanager
 def time_zone(name: str) -> Iterator[None]:
-    """The test process (and so an implementation running in it) in time zone ``name`` (a ``TZ`` value
-    such as ``CST-8``), restored afterwards; ``time.tzset`` makes the C library read it again."""
+    """The test process in time zone ``name`` (an IANA ``TZ`` value such as ``Asia/Shanghai``), restored
+    afterwards; ``time.tzset`` makes the C library read it again.  An implementation in this process
+    follows it; a server gets it as a setting of ``configure`` (``TZ`` is among them)."""
     saved = os.environ.get("TZ")
     os.environ["TZ"] = name
     time.tzset()

@@ -48,8 +48,9 @@ KIT_VARIABLES = frozenset(
 )
 """Environment variables of the kit itself, never sent to a server as settings."""
 
-OTHER_SETTINGS = frozenset({"CLAUDE_SESSION_ID"})
-"""Variables outside ``SYNAPSE_*`` that the spec sets as settings (the hook's fallback session id)."""
+OTHER_SETTINGS = frozenset({"CLAUDE_SESSION_ID", "TZ"})
+"""Variables outside ``SYNAPSE_*`` that the spec sets as settings (the hook's fallback session id, the
+implementation's time zone)."""
 
 DEFAULT_TIMEOUT = float(os.environ.get("SYNAPSE_WIRE_TIMEOUT", "300"))
 STDERR_TAIL = 40

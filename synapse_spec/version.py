@@ -6,4 +6,4 @@ It changes whenever a scenario's meaning changes (see ``CHANGELOG.md``); scenari
 """
 
 SPEC_VERSION = "0.2.6"
-PROTOCOL_VERSION = "1.1"
+PROTOCOL_VERSION = "1.2"

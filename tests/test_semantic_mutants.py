@@ -8,6 +8,7 @@ refactoring of the reference shows up here instead of as INVALID mutants in a lo
 from __future__ import annotations
 
 import importlib
+import sys
 from pathlib import Path
 
 import pytest
@@ -41,9 +42,21 @@ def test_each_mutant_is_documented_and_plugs_in(mutant: SemanticMutant) -> None:
     assert mutant.areas and set(mutant.areas) <= set(FEATURE_AREAS), mutant.areas
     assert mutant.pattern != "?" and mutant.summary, "a mutant says what it breaks and which pattern"
     module = importlib.import_module(f"tools.mutation.semantic.{mutant.name}")
+    before = _reference_globals()
     implementation = module.implementation()
+    assert _reference_globals() == before, "building a mutant must not change the reference's modules"
     assert isinstance(implementation, contract.Implementation)
     assert implementation.name.endswith(mutant.name)
+
+
+def _reference_globals() -> dict[str, dict[str, int]]:
+    """Every module-level binding of the loaded reference modules, by object identity: a mutant that
+    patched one would break every later run of the spec in the same process."""
+    return {
+        name: {key: id(value) for key, value in vars(module).items()}
+        for name, module in list(sys.modules.items())
+        if name.startswith("synapse_ref") and module is not None
+    }
 
 
 def test_invalid_mutants_are_left_out_of_the_score() -> None:

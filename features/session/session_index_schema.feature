@@ -120,10 +120,9 @@ Feature: `sessions.json` 的结构校验与时间戳格式
       | (不指定)                 | unknown-model          |
       | `claude-opus-4-20250514` | claude-opus-4-20250514 |
 
-  # in-process: the time zone is that of the test process; a server keeps the one it was started in
-  @SES-109 @in-process
+  @SES-109
   Scenario: 实现进程的时区不是 UTC 时，索引中的时间戳仍是 UTC
-    Given 实现进程的时区为 `CST-8`（环境变量 TZ），与 UTC 相差 8 小时
+    Given 实现进程的时区为 `Asia/Shanghai`（环境变量 TZ），与 UTC 相差 8 小时
     And 一个空的会话目录
     When 记下时间后创建一个新会话
     Then 索引的 updatedAt 与该会话条目的 createdAt、updatedAt 都应形如 `2026-01-02T03:04:05.678Z`，且落在创建前后

@@ -11,12 +11,11 @@ const TOTAL_KEYS = ["totalInputOther", "totalOutput", "totalCacheRead", "totalCa
 const PRICE_KEYS = ["inputPerMillion", "outputPerMillion", "cacheReadPerMillion", "cacheWritePerMillion"];
 const DEFAULT_MAX_ROUNDS_KEPT = 50;
 
-/** `SYNAPSE_MAX_ROUNDS_KEPT`, read at each use; anything but a positive integer means the default. */
+/** `SYNAPSE_MAX_ROUNDS_KEPT`, read at each use as `parseInt` reads it (`5.9` is 5, `2 rounds` is 2);
+ * what gives no positive integer means the default. */
 export function maxRoundsKept(env = process.env) {
-  const raw = (env.SYNAPSE_MAX_ROUNDS_KEPT ?? "").trim();
-  if (!/^\d+$/.test(raw)) return DEFAULT_MAX_ROUNDS_KEPT;
-  const value = Number(raw);
-  return value > 0 ? value : DEFAULT_MAX_ROUNDS_KEPT;
+  const value = Number.parseInt(env.SYNAPSE_MAX_ROUNDS_KEPT ?? "", 10);
+  return Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_MAX_ROUNDS_KEPT;
 }
 
 export function createEmptyUsage(model) {

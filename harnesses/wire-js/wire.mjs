@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import process from "node:process";
 
-export const PROTOCOL_VERSION = "1.1";
+export const PROTOCOL_VERSION = "1.2";
 
 const KWARGS = Symbol.for("synapse.wire.kwargs");
 const HANDLE_TYPE = Symbol.for("synapse.wire.handleType");
@@ -561,7 +561,10 @@ export function serve(options) {
   }));
   conn.methods.set("configure", ({ env = {} }) => {
     for (const key of Object.keys(process.env)) {
-      if ((key.startsWith("SYNAPSE_") && key !== "SYNAPSE_WIRE_SYNC_FD") || key === "HOME") delete process.env[key];
+      // TZ too: Node and Bun follow a change of process.env.TZ in local time at once.
+      if ((key.startsWith("SYNAPSE_") && key !== "SYNAPSE_WIRE_SYNC_FD") || key === "HOME" || key === "TZ") {
+        delete process.env[key];
+      }
     }
     for (const [key, value] of Object.entries(env)) {
       if (value !== null && value !== undefined) process.env[key] = String(value);

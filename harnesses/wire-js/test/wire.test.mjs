@@ -14,7 +14,7 @@ let kit;
 
 before(async () => {
   kit = new Kit(runtime, [fixture]);
-  await kit.result("hello", { protocolVersion: "1.1", kit: { name: "test", version: "0" }, spec: { version: "0" } });
+  await kit.result("hello", { protocolVersion: "1.2", kit: { name: "test", version: "0" }, spec: { version: "0" } });
 });
 
 after(async () => {
@@ -22,9 +22,9 @@ after(async () => {
 });
 
 test("hello names the server, its runtime, its pid and the fd channel", async () => {
-  const hello = await kit.result("hello", { protocolVersion: "1.1" });
+  const hello = await kit.result("hello", { protocolVersion: "1.2" });
   assert.equal(hello.name, "wire-js-fixture");
-  assert.equal(hello.protocolVersion, "1.1");
+  assert.equal(hello.protocolVersion, "1.2");
   assert.deepEqual(hello.capabilities, ["reader"]);
   assert.equal(hello.pid, kit.child.pid);
   assert.equal(hello.syncChannel, "fd");
