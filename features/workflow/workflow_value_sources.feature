@@ -35,3 +35,20 @@ Feature: SubagentStop hook 的值來源優先順序與每個分支後的清理
     When SubagentStop hook 收到 session_id 為空字串的 `developer` 結束事件，VERDICT 為 PASS
     Then hook 記錄 DEV 的結果為 pass
     And hook 的 `result` 第一行為「✅ 💻 開發完成」
+
+  @WF-097 @beyond-seed
+  Scenario: 等待並行 agent 的提示依 agent 開始的先後列出，不依字母排序
+    The original lists Object.keys(activeAgents), which keeps the order in which the agents were
+    recorded: an agent started first is named first even when its name sorts later.
+    Given 一個 secure workflow 的 TEST:2 stage 正在進行
+    And security-reviewer 仍在進行 SECURITY、code-reviewer 仍在進行 REVIEW（記錄於 `activeAgents`）
+    When SubagentStop hook 收到 `tester` 的結束事件，VERDICT 為 PASS
+    Then hook 的 `result` 逐行為：
+      """
+      ✅ 🧪 測試完成
+      📊 請更新 TaskList：TaskUpdate status completed（測試）
+      ⏭️ 下一步：等待並行 agent 完成：security-reviewer, code-reviewer
+
+      💡 可選：委派 grader agent 評估此階段輸出品質（subagent_type: ot:grader，傳入 STAGE=TEST:2 AGENT=tester SESSION_ID=<sid>）
+      """
+    And `activeAgents` 只剩 security-reviewer、code-reviewer
