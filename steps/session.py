@@ -1675,6 +1675,18 @@ def ses_then_oldest_files_deleted(ses_world: SesWorld) -> None:
         assert (directory / session_id).is_dir(), f"the kept session's directory {session_id}/ should stay"
 
 
+@then("所有较早会话的历史文件和会话目录都应被删除")
+def ses_then_all_older_files_deleted(ses_world: SesWorld) -> None:
+    directory = ses_world.sessions_dir
+    for session_id in ses_world.snapshot["older_ids"]:
+        assert not (directory / f"{session_id}.jsonl").exists(), (
+            f"the evicted session's history {session_id}.jsonl should be deleted"
+        )
+        assert not (directory / session_id).exists(), (
+            f"the evicted session's directory {session_id}/ should be deleted"
+        )
+
+
 @given("一份 usage 记录")
 def ses_given_usage_record(ses_world: SesWorld, datatable: list[list[str]]) -> None:
     (row,) = _table(datatable)

@@ -78,3 +78,13 @@ Feature: 会话注册与淘汰的边界
     When 创建一个新会话
     And 调用 `Session.continue()`
     Then 应恢复刚创建的那个会话：没有标题，消息数为 0
+
+  @SES-112 @beyond-seed
+  Scenario: 调低 `SYNAPSE_MAX_SESSIONS` 后创建会话时一次淘汰所有超出上限的会话及其文件
+    The original drops every entry past the limit at once (sessions.splice(MAX_SESSIONS)), so a limit
+    lowered below the number of sessions already kept applies at the next creation, files included.
+    Given 已依次创建 3 个会话，每个都有历史文件和会话目录
+    And `SYNAPSE_MAX_SESSIONS` 为 1
+    When 创建一个新会话
+    Then `sessions.json` 应按从新到旧只列出最近的 1 个会话
+    And 所有较早会话的历史文件和会话目录都应被删除
