@@ -1297,6 +1297,20 @@ def wf_when_agent_stops_with(wf_ctx: WfContext, agent: str, message: str) -> Non
     wf_run_hook(wf_ctx, wf_agent_event(wf_ctx, agent, message))
 
 
+@given(parsers.re(r"(?P<stage>[A-Z][A-Z0-9:-]*) stage 卻仍為 pending（尚未開始）"))
+def wf_given_stage_still_pending(wf_ctx: WfContext, stage: str) -> None:
+    wf_ctx.workflow.state.set_stage(wf_ctx.session_id, stage, status="pending")
+    assert wf_state(wf_ctx)["stages"][stage].get("status") == "pending", f"{stage} should be pending"
+
+
+@then(parsers.re(r"(?P<stage>[A-Z][A-Z0-9:-]*) stage 仍為 pending，沒有任何結果"))
+def wf_then_stage_still_pending(wf_ctx: WfContext, stage: str) -> None:
+    entry = wf_state(wf_ctx)["stages"][stage]
+    assert entry.get("status") == "pending" and entry.get("result") is None, (
+        f"{stage} should still be pending without a result, state has {entry}"
+    )
+
+
 @then(parsers.re(r"hook 記錄 (?P<stage>[A-Z][A-Z0-9:-]*) 的結果為 (?P<verdict>\w+)"))
 def wf_then_recorded_verdict(wf_ctx: WfContext, stage: str, verdict: str) -> None:
     entry = wf_state(wf_ctx)["stages"][stage]

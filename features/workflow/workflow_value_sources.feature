@@ -52,3 +52,13 @@ Feature: SubagentStop hook 的值來源優先順序與每個分支後的清理
       💡 可選：委派 grader agent 評估此階段輸出品質（subagent_type: ot:grader，傳入 STAGE=TEST:2 AGENT=tester SESSION_ID=<sid>）
       """
     And `activeAgents` 只剩 security-reviewer、code-reviewer
+
+  @WF-098 @beyond-seed
+  Scenario: 重複的 stage 中正在進行的那一個優先於較早仍在等待的同名 stage
+    The original's findActualStageKey looks for an active key first (the stage itself, then a numbered
+    one) and only then for the first pending one: the agent finishes the stage it was started on.
+    Given 一個 standard workflow 的 TEST:2 stage 正在進行
+    And TEST stage 卻仍為 pending（尚未開始）
+    When SubagentStop hook 收到 `tester` 的結束事件，VERDICT 為 PASS
+    Then hook 記錄 TEST:2 的結果為 pass
+    And TEST stage 仍為 pending，沒有任何結果
