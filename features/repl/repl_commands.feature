@@ -390,3 +390,29 @@ Feature: REPL 斜杠命令的分派与输出
           Plain value
           versions: (none)
       """
+
+  @REPL-049 @beyond-seed
+  Scenario: `/skills` 只把 `versions/` 下的目录当作版本，旁边的文件不算
+    The original keeps the entries that are directories (readdirSync with withFileTypes, isDirectory()):
+    a note or an archive left in `versions/` is no version.
+    Given 技能目录中有:
+      | path                          | content                                            |
+      | delta/SKILL.md                | ---\nname: delta\ndescription: Deploy helper\n---\n |
+      | delta/versions/v2/SKILL.md    | second                                             |
+      | delta/versions/v1/SKILL.md    | first                                              |
+      | delta/versions/v3.tar         | an archive                                         |
+      | delta/versions/README.md      | how versions are kept                              |
+      | echo/SKILL.md                 | ---\nname: echo\ndescription: Echo helper\n---\n    |
+      | echo/versions/notes.txt       | no version yet                                     |
+    When 执行 `/skills`
+    Then 输出应逐行为:
+      """
+      Available Skills
+      ══════════════════════════════════════════════════
+        delta
+          Deploy helper
+          versions: v2, v1
+        echo
+          Echo helper
+          versions: (none)
+      """
