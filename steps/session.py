@@ -2216,6 +2216,17 @@ def ses_then_continued_newest(ses_world: SesWorld, title: str) -> None:
     )
 
 
+@then(parsers.parse('应恢复重新登记的那个会话，标题为 "{title}"'))
+def ses_then_continued_reregistered(ses_world: SesWorld, title: str) -> None:
+    assert ses_world.error is None, f"Session.continue() raised {ses_world.error!r}"
+    session = ses_world.result
+    expected = ses_world.session.id
+    assert session is not None and (session.id, session.title) == (expected, title), (
+        f"Session.continue() should resume the re-registered session {expected} titled {title!r}, "
+        f"got {session!r}"
+    )
+
+
 # --------------------------------------------------------------------------------------------------------
 # Beyond the seed: crash safety, concurrent writers and hostile values
 # --------------------------------------------------------------------------------------------------------

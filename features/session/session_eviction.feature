@@ -88,3 +88,14 @@ Feature: 会话注册与淘汰的边界
     When 创建一个新会话
     Then `sessions.json` 应按从新到旧只列出最近的 1 个会话
     And 所有较早会话的历史文件和会话目录都应被删除
+
+  @SES-113 @beyond-seed
+  Scenario: 条目重新登记在最前的会话是 `Session.continue()` 恢复的会话，即使另一个会话创建得更晚
+    The original resumes the first entry of the index (Session.list()[0]); every write puts the session
+    it registers at the front, so the most recently used session is resumed, not the one created last.
+    Given 已依次创建 2 个会话，每个都有历史文件和会话目录
+    And 用 `Session.find` 恢复最早那个会话
+    And 该会话的条目被手工从 `sessions.json` 中删除
+    When 恢复的会话追加 1 条助手消息
+    And 调用 `Session.continue()`
+    Then 应恢复重新登记的那个会话，标题为 "会话 0"
