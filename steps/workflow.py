@@ -1007,6 +1007,28 @@ def wf_then_timeline_bounded(wf_ctx: WfContext, count: str) -> None:
     assert 0 < len(lines) <= int(count), f"the timeline should keep at most {count} lines, has {len(lines)}"
 
 
+@given(
+    parsers.re(
+        r"timeline 先後記錄了 trigger 為 (?P<first>\w+) 與 (?P<second>\w+) 的兩筆 `session:compact` 事件，"
+        r"之後又記錄了 (?P<count>\d+) 筆 `tool:failure` 事件"
+    )
+)
+def wf_given_two_compacts(wf_ctx: WfContext, first: str, second: str, count: str) -> None:
+    wf_emit(wf_ctx, "session:compact", {"trigger": first})
+    wf_emit(wf_ctx, "stage:complete", {"stage": "DEV", "result": "pass"})
+    wf_emit(wf_ctx, "session:compact", {"trigger": second})
+    for n in range(int(count)):
+        wf_emit(wf_ctx, "tool:failure", {"tool": "Bash", "n": n})
+
+
+@then(parsers.re(r"timeline 中唯一的 `session:compact` 事件是 trigger 為 (?P<trigger>\w+) 的那一筆"))
+def wf_then_kept_compact(wf_ctx: WfContext, trigger: str) -> None:
+    compacts = wf_ctx.workflow.timeline.query(wf_ctx.session_id, event_type="session:compact")
+    assert [e.get("trigger") for e in compacts] == [trigger], (
+        f"trimming should keep exactly the session:compact event with trigger {trigger!r}, got {compacts}"
+    )
+
+
 @then("timeline 仍保留最後一筆 `session:compact` 事件")
 def wf_then_compact_kept(wf_ctx: WfContext) -> None:
     latest = wf_ctx.workflow.timeline.latest(wf_ctx.session_id, "session:compact")

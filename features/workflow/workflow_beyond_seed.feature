@@ -63,3 +63,15 @@ Feature: Strategic Compact — 原實作缺陷的修正
       | 沒有 agent            | 沒有 agent_type 的 SubagentStop 事件 |
       | 不合法的 session id    | session_id 含路徑字元的 SubagentStop 事件 |
       | agent 的 stage 都已完成 | `planner` 的 SubagentStop 事件 |
+
+  @WF-099
+  Scenario: timeline 修剪掉多筆 session:compact 時保留的是最新的那一筆
+    The cooldown counts from the latest compaction, so of the compactions one trim drops (the bound was
+    lowered after they were written), the newest one is kept in the place of the oldest line kept, not
+    the first one met.
+    Given 一個 standard workflow 的 DEV stage 正在進行
+    And timeline 先後記錄了 trigger 為 early 與 late 的兩筆 `session:compact` 事件，之後又記錄了 4 筆 `tool:failure` 事件
+    And timeline 最多保留 3 行（`SYNAPSE_TIMELINE_MAX_LINES=3`）
+    And 之後又記錄了 1 筆 `tool:failure` 事件
+    Then timeline 檔案不超過 3 行
+    And timeline 中唯一的 `session:compact` 事件是 trigger 為 late 的那一筆
