@@ -1325,12 +1325,16 @@ def wf_given_stage_still_pending(wf_ctx: WfContext, stage: str) -> None:
     assert wf_state(wf_ctx)["stages"][stage].get("status") == "pending", f"{stage} should be pending"
 
 
-@then(parsers.re(r"(?P<stage>[A-Z][A-Z0-9:-]*) stage 仍為 pending，沒有任何結果"))
+@then(parsers.re(r"(?P<stage>[A-Z][A-Z0-9:-]*) stage 仍為 pending，timeline 沒有它的 `stage:complete` 事件"))
 def wf_then_stage_still_pending(wf_ctx: WfContext, stage: str) -> None:
     entry = wf_state(wf_ctx)["stages"][stage]
-    assert entry.get("status") == "pending" and entry.get("result") is None, (
-        f"{stage} should still be pending without a result, state has {entry}"
-    )
+    assert entry.get("status") == "pending", f"{stage} should still be pending, state has {entry}"
+    completes = [
+        e
+        for e in wf_ctx.workflow.timeline.query(wf_ctx.session_id, event_type="stage:complete")
+        if e.get("stage") == stage
+    ]
+    assert completes == [], f"no stage:complete event should name {stage}, got {completes}"
 
 
 @then(parsers.re(r"hook 記錄 (?P<stage>[A-Z][A-Z0-9:-]*) 的結果為 (?P<verdict>\w+)"))

@@ -61,4 +61,4 @@ Feature: SubagentStop hook 的值來源優先順序與每個分支後的清理
     And TEST stage 卻仍為 pending（尚未開始）
     When SubagentStop hook 收到 `tester` 的結束事件，VERDICT 為 PASS
     Then hook 記錄 TEST:2 的結果為 pass
-    And TEST stage 仍為 pending，沒有任何結果
+    And TEST stage 仍為 pending，timeline 沒有它的 `stage:complete` 事件
