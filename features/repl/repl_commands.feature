@@ -392,7 +392,7 @@ Feature: REPL 斜杠命令的分派与输出
       """
 
   @REPL-049 @beyond-seed
-  Scenario: `/skills` 只把 `versions/` 下的目录当作版本，旁边的文件不算
+  Scenario: `/skill:list` 只把 `versions/` 下的目录当作版本，旁边的文件不算
     The original keeps the entries that are directories (readdirSync with withFileTypes, isDirectory()):
     a note or an archive left in `versions/` is no version.
     Given 技能目录中有:
@@ -404,7 +404,7 @@ Feature: REPL 斜杠命令的分派与输出
       | delta/versions/README.md      | how versions are kept                              |
       | echo/SKILL.md                 | ---\nname: echo\ndescription: Echo helper\n---\n    |
       | echo/versions/notes.txt       | no version yet                                     |
-    When 执行 `/skills`
+    When 执行 `/skill:list`
     Then 输出应逐行为:
       """
       Available Skills
