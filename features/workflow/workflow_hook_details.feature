@@ -269,6 +269,9 @@ Feature: SubagentStop hook 與 compact 建議的細節
       | standard  | RETRO     | retrospective        | no significant issues            | pass    |
       | standard  | RETRO     | retrospective        | finished without issues          | pass    |
       | standard  | DEV       | developer            | fail, error, reject and issues   | pass    |
+      | standard  | TEST      | tester               | No failures                      | pass    |
+      | standard  | REVIEW    | code-reviewer        | Not rejected                     | pass    |
+      | standard  | RETRO     | retrospective        | No issues found                  | pass    |
 
   @WF-043
   Scenario Outline: VERDICT 標記優先於關鍵字，無效的標記則退回關鍵字規則 — <stage>「<message>」
