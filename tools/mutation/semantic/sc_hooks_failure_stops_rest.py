@@ -22,15 +22,16 @@ PATTERN = "state checked after one branch only"
 class Registry(Delegate):
     async def execute_all(self, context: Any) -> list[Mapping[str, Any]]:
         results: list[Mapping[str, Any]] = []
-        name = ""
+        current = ""
         try:
             for name, hook in reversed(list(self._inner._hooks.items())):
+                current = name
                 outcome = await hook(context)
                 if outcome:
                     results.append(outcome)
         except Exception as exc:
             logging.getLogger("synapse.agent.stop_hooks").error(
-                "Stop hook '%s' execution failed: %s", name, exc
+                "Stop hook '%s' execution failed: %s", current, exc
             )
         return results
 
