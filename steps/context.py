@@ -194,9 +194,14 @@ class CtxState:
         return self.root / "outside"
 
     def expand(self, text: str) -> str:
-        return text.replace("{offloaded}", str(self.offloaded_dir)).replace(
+        """Directory placeholders, and ``{U+FEFF}``-style code points that would be invisible in a table."""
+        text = text.replace("{offloaded}", str(self.offloaded_dir)).replace(
             "{outside}", str(self.outside_dir)
         )
+        return _CODE_POINT.sub(lambda found: chr(int(found.group(1), 16)), text)
+
+
+_CODE_POINT = re.compile(r"\{U\+([0-9A-Fa-f]{4,6})\}")
 
 
 @pytest.fixture

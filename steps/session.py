@@ -1154,6 +1154,20 @@ def hook_when_execute_and_append(hook_world: HookWorld, docstring: str) -> None:
     _execute(hook_world, docstring)
 
 
+@when("以空的 finalResponse 调用 `executeAndAppend(finalResponse, context)`")
+def hook_when_execute_and_append_empty(hook_world: HookWorld) -> None:
+    _execute(hook_world, "")
+
+
+@then("最终文本应恰好为 marker 与后注册先执行的 hook 消息，前面没有空行:")
+def hook_then_exact_text_without_lead(hook_world: HookWorld, docstring: str) -> None:
+    assert hook_world.error is None, f"executeAndAppend raised {hook_world.error!r}"
+    assert hook_world.response == docstring, (
+        f"after an empty response the text should start with the marker (no blank line before it):\n"
+        f"  expected {docstring!r}\n  got      {hook_world.response!r}"
+    )
+
+
 @then("最终文本应包含 `STOP_HOOK_MARKER`")
 def hook_then_contains_marker(synapse: Implementation, hook_world: HookWorld) -> None:
     assert hook_world.error is None, f"executeAndAppend raised {hook_world.error!r}"

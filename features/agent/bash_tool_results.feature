@@ -95,6 +95,7 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
       | Bash | {"command": 42}      | invalid_usage     | 以 "Invalid parameters:" 开头并提到 "command" |
       | Bash | {"command": "  "}    | invalid_usage     | 以 "Invalid parameters:" 开头并提到 "command" |
       | Read | {"path": "a.txt"}    | command_not_found | 为 "Unknown tool: Read\\n\\nCORRECTION: You can ONLY call the "Bash" tool. To use "Read", call Bash with command parameter:\\nBash(command="Read <args>")\\n\\nExample: Bash(command="read ./README.md")" |
+      | bash | {"command": "ls"}    | command_not_found | 为 "Unknown tool: bash\\n\\nCORRECTION: You can ONLY call the "Bash" tool. To use "bash", call Bash with command parameter:\\nBash(command="bash <args>")\\n\\nExample: Bash(command="read ./README.md")" |
 
   @AGT-076
   Scenario Outline: 参数不是 JSON 对象：工具返回指明问题的错误，run 继续

@@ -87,3 +87,5 @@ Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
       | 以数字开头的多行文本        | 1 passed\n2 failed\n3 skipped in tests/test_offload_storage.py              | .txt  |
       | 以 JSON 数组开头的文本     | [1, 2, 3] are the ids of the tests that failed in this run                  | .txt  |
       | 以 [ 开头但不是 JSON 的文本 | [stderr] build failed: missing semicolon in src/app.ts at line 42          | .txt  |
+      | 以字节序标记开头的 JSON 对象 | {U+FEFF}{"path": "a.py", "note": "a byte-order mark is not JSON whitespace"}  | .txt  |
+      | JSON 对象后跟不换行空格      | {"path": "a.py", "note": "a no-break space is not JSON whitespace"}{U+00A0}   | .txt  |
