@@ -416,3 +416,28 @@ Feature: REPL 斜杠命令的分派与输出
           Echo helper
           versions: (none)
       """
+
+  @REPL-050 @beyond-seed
+  Scenario: `/skill:list` 不把 `versions/` 下以点开头的目录当作版本
+    The original keeps only directories whose name does not start with a dot: a hidden directory (a copy
+    being staged, a tool's own folder) is no version.
+    Given 技能目录中有:
+      | path                             | content                                              |
+      | delta/SKILL.md                   | ---\nname: delta\ndescription: Deploy helper\n---\n |
+      | delta/versions/v1/SKILL.md       | first                                                |
+      | delta/versions/.v2.staging/SKILL.md | half copied                                       |
+      | delta/versions/.git/HEAD         | ref: refs/heads/main                                 |
+      | echo/SKILL.md                    | ---\nname: echo\ndescription: Echo helper\n---\n    |
+      | echo/versions/.hidden/SKILL.md   | not a version                                        |
+    When 执行 `/skill:list`
+    Then 输出应逐行为:
+      """
+      Available Skills
+      ══════════════════════════════════════════════════
+        delta
+          Deploy helper
+          versions: v1
+        echo
+          Echo helper
+          versions: (none)
+      """

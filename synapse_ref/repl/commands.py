@@ -169,7 +169,9 @@ def skills_command(skills_dir: Path) -> str:
             )
             versions_dir = skill / "versions"
             versions = (
-                sorted((v.name for v in versions_dir.iterdir() if v.is_dir()), reverse=True)
+                sorted(
+                    (v.name for v in versions_dir.iterdir() if v.is_dir() and v.name[:1] != "."), reverse=True
+                )
                 if versions_dir.is_dir()
                 else []
             )
