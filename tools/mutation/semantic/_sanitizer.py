@@ -46,11 +46,19 @@ def object_arguments(call: Any) -> bool:
 
 
 class Sanitizer:
+    def well_formed(self, call: Any) -> bool:
+        """Whether a call can be kept (a mutant may read its arguments otherwise)."""
+        return object_arguments(call)
+
+    def key(self, call_id: str) -> str:
+        """What a call id is matched by (a mutant may compare ids otherwise)."""
+        return call_id
+
     def answered(self, calls: list[Any], results: list[Message]) -> list[Message] | None:
         """The leading results answering every call exactly once, or None."""
-        if not all(object_arguments(c) for c in calls):
+        if not all(self.well_formed(c) for c in calls):
             return None
-        expected = {str(c.get("id")) for c in calls}
+        expected = {self.key(str(c.get("id"))) for c in calls}
         if len(expected) != len(calls):
             return None
         seen: set[str] = set()
@@ -59,9 +67,9 @@ class Sanitizer:
             if seen == expected:
                 break
             call_id = result.get("toolCallId")
-            if not isinstance(call_id, str) or call_id in seen:
+            if not isinstance(call_id, str) or self.key(call_id) in seen:
                 return None
-            seen.add(call_id)
+            seen.add(self.key(call_id))
             kept.append(result)
         return kept if seen == expected else None
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
-from tools.mutation.semantic._sanitizer import Message, Sanitized, Sanitizer, object_arguments
+from tools.mutation.semantic._sanitizer import Sanitized, Sanitizer
 
 AREAS = ("agent", "context")
 PATTERN = "ids compared case-insensitively"
@@ -18,23 +18,8 @@ BASELINE = "_baseline_sanitizer"
 
 
 class CaseFolding(Sanitizer):
-    def answered(self, calls: list[Any], results: list[Message]) -> list[Message] | None:
-        if not all(object_arguments(c) for c in calls):
-            return None
-        expected = {str(c.get("id")).lower() for c in calls}
-        if len(expected) != len(calls):
-            return None
-        seen: set[str] = set()
-        kept: list[Message] = []
-        for result in results:
-            if seen == expected:
-                break
-            call_id = result.get("toolCallId")
-            if not isinstance(call_id, str) or call_id.lower() in seen:
-                return None
-            seen.add(call_id.lower())
-            kept.append(result)
-        return kept if seen == expected else None
+    def key(self, call_id: str) -> str:
+        return call_id.lower()
 
 
 class Mutant(ReferenceImplementation):

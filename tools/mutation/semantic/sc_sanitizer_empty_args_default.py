@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
-from tools.mutation.semantic._sanitizer import Message, Sanitized, Sanitizer, object_arguments
+from tools.mutation.semantic._sanitizer import Sanitized, Sanitizer, object_arguments
 
 AREAS = ("agent", "context")
 PATTERN = "default applied to an empty value"
@@ -26,23 +26,8 @@ def defaulted(call: Any) -> Any:
 
 
 class BlankAsEmpty(Sanitizer):
-    def answered(self, calls: list[Any], results: list[Message]) -> list[Message] | None:
-        if not all(object_arguments(defaulted(c)) for c in calls):
-            return None
-        expected = {str(c.get("id")) for c in calls}
-        if len(expected) != len(calls):
-            return None
-        seen: set[str] = set()
-        kept: list[Message] = []
-        for result in results:
-            if seen == expected:
-                break
-            call_id = result.get("toolCallId")
-            if not isinstance(call_id, str) or call_id in seen:
-                return None
-            seen.add(call_id)
-            kept.append(result)
-        return kept if seen == expected else None
+    def well_formed(self, call: Any) -> bool:
+        return object_arguments(defaulted(call))
 
 
 class Mutant(ReferenceImplementation):
