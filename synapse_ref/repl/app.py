@@ -159,7 +159,10 @@ class LocalToolCatalog:
     def format_search_result(self) -> str:
         skills: list[tuple[str, str]] = []
         if self._skills_dir.is_dir():
-            for skill in sorted(p for p in self._skills_dir.iterdir() if (p / "SKILL.md").is_file()):
+            found = (
+                p for p in self._skills_dir.iterdir() if p.name[:1] != "." and (p / "SKILL.md").is_file()
+            )
+            for skill in sorted(found):
                 text = (skill / "SKILL.md").read_text(encoding="utf-8", errors="replace")
                 skills.append((f"skill:{skill.name}", skill_description(text) or ""))
         return format_tool_catalog(self._tools, skills)

@@ -153,13 +153,14 @@ def skill_description(skill_md: str) -> str | None:
 
 def skills_command(skills_dir: Path) -> str:
     """Lists ``<skills_dir>/<name>/SKILL.md`` with description and versions; tells where to create
-    skills when there are none."""
+    skills when there are none.  Hidden directories (an interrupted import's staging copy) are no skills,
+    as in the original's index."""
     lines = ["Available Skills", RULE]
     if not skills_dir.is_dir():
         lines += ["  No skills directory found.", f"  Create skills in: {skills_dir}"]
         return "\n".join(lines)
     try:
-        skills = sorted(p for p in skills_dir.iterdir() if (p / "SKILL.md").is_file())
+        skills = sorted(p for p in skills_dir.iterdir() if p.name[:1] != "." and (p / "SKILL.md").is_file())
         if not skills:
             lines += ["  No skills installed.", f"  Create skills in: {skills_dir}"]
             return "\n".join(lines)
