@@ -52,6 +52,7 @@ Feature: 会话的 id、标题、文件与索引格式
       | 设为 3 | 3        | 3     |
       | 默认   | (未设置) | 100   |
       | 小数   | 2.5      | 2     |
+      | 带加号 | +2       | 2     |
 
   @SES-020
   Scenario Outline: `/cost` 按分显示已知费用，恰好半分时进位
@@ -166,3 +167,13 @@ Feature: 会话的 id、标题、文件与索引格式
     When 过几毫秒后记下时间，再用 3 条消息重写会话历史
     Then 历史文件与 `sessions.json` 都应可由写入者读写，不可执行，也不比 umask 允许的更开放
     And 索引中该会话条目的 updatedAt 应不早于重写前记下的时间
+
+  @SES-114 @beyond-seed
+  Scenario: `/cost` 的 token 数每三位一组加逗号，费用不分组
+    The original formats the counts with `Intl.NumberFormat('en-US')`, which separates every group of three
+    digits, and the cost with `toFixed(2)`, which separates none: a count of millions has two separators.
+    Given 一份 usage 记录
+      | totalInputOther | totalOutput | totalCacheRead | totalCacheCreation | totalCost |
+      | 1234567         | 2345678     | 12345678       | 1000000            | 1234.5    |
+    When 调用 `formatCostOutput(usage)`
+    Then 输出应为 `Token: 14,580,245 in / 2,345,678 out | Cache: 12,345,678 read / 1,000,000 write (85% hit) | Cost: $1234.50`

@@ -1,0 +1,58 @@
+"""``clear()`` resets the usage to a brand-new record with the default model (``createEmptyUsage()``
+called without the session's model, whose parameter defaults to ``"unknown-model"``), where the original's
+``resetUsage`` keeps the model of the usage it resets: after ``/clear`` the next rounds are priced for
+no model, and ``/cost`` shows ``N/A`` for a priced model.
+
+Pattern: state checked after one branch only (the reset usage is checked for its zero totals, not for
+the model it keeps).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from synapse_ref.adapter import ReferenceImplementation
+from tools.mutation.semantic._support import Delegate
+
+AREAS = ("session", "agent", "repl")
+PATTERN = "state checked after one branch only"
+
+
+@contextmanager
+def _fresh_reset() -> Iterator[None]:
+    from synapse_ref.session import session as module
+    from synapse_ref.session.usage import create_empty_usage
+
+    saved = module._reset_usage
+    module._reset_usage = lambda usage: create_empty_usage("unknown-model")
+    try:
+        yield
+    finally:
+        module._reset_usage = saved
+
+
+class FreshResetSession(Delegate):
+    def clear(self, *, reset_usage: bool = True) -> None:
+        with _fresh_reset():
+            self._inner.clear(reset_usage=reset_usage)
+
+
+class Mutant(ReferenceImplementation):
+    name = "semantic-se_session_clear_resets_model"
+
+    def _wrap(self, session: Any) -> Any:
+        return FreshResetSession(session) if session is not None else None
+
+    def create_session(self, sessions_dir: Any, **options: Any) -> Any:
+        return self._wrap(super().create_session(sessions_dir, **options))
+
+    def find_session(self, session_id: str, sessions_dir: Any, **options: Any) -> Any:
+        return self._wrap(super().find_session(session_id, sessions_dir, **options))
+
+    def continue_session(self, sessions_dir: Any) -> Any:
+        return self._wrap(super().continue_session(sessions_dir))
+
+
+implementation = Mutant

@@ -1,0 +1,64 @@
+"""Rewriting the history never changes a title the session already has: the port reads "the title is
+the first user message" as "set once, on the first append", so after ``rewrite_history`` (a compaction, an
+edit of the conversation) the old title stays even when the new history starts with another user message
+or has no user message at all.  The original takes the title of the rewritten history, except that a
+compacted history (which starts with the summary) keeps its topic.
+
+Pattern: two rules agree on the examples (a rewrite that keeps the first user message, or a compaction,
+gives the same title either way).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from synapse_ref.adapter import ReferenceImplementation
+from tools.mutation.semantic._support import Delegate
+
+
+@contextmanager
+def _title_set_once() -> Iterator[None]:
+    from synapse_ref.session import session as module
+
+    saved: Callable[[Any, Any], None] = module._set_title
+
+    def set_once(entry: Any, title: Any) -> None:
+        if entry.get("title") is None:
+            saved(entry, title)
+
+    module._set_title = set_once
+    try:
+        yield
+    finally:
+        module._set_title = saved
+
+
+AREAS = ("session",)
+PATTERN = "two rules agree on the examples"
+
+
+class TitleOnceSession(Delegate):
+    def rewrite_history(self, messages: Any) -> None:
+        with _title_set_once():
+            self._inner.rewrite_history(messages)
+
+
+class Mutant(ReferenceImplementation):
+    name = "semantic-se_session_rewrite_keeps_title"
+
+    def _wrap(self, session: Any) -> Any:
+        return TitleOnceSession(session) if session is not None else None
+
+    def create_session(self, sessions_dir: Any, **options: Any) -> Any:
+        return self._wrap(super().create_session(sessions_dir, **options))
+
+    def find_session(self, session_id: str, sessions_dir: Any, **options: Any) -> Any:
+        return self._wrap(super().find_session(session_id, sessions_dir, **options))
+
+    def continue_session(self, sessions_dir: Any) -> Any:
+        return self._wrap(super().continue_session(sessions_dir))
+
+
+implementation = Mutant

@@ -1,0 +1,80 @@
+"""A title made from a message whose content is a list of parts joins the text parts with nothing
+between them (``parts.map(p => p.text).join("")``, the way the skill importer reads a model's reply),
+where the title joins them with a space: a first message sent as two text parts, ``Fix the`` and
+``login bug``, is titled ``Fix thelogin bug``.
+
+Pattern: input carrying two things rendered by different rules (the same list of parts is joined one way
+for a reply and another way for a title); the title examples have a single text part.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from synapse_ref.adapter import ReferenceImplementation
+from tools.mutation.semantic._sa_title import MAX_LENGTH
+from tools.mutation.semantic._support import Delegate
+
+AREAS = ("session",)
+PATTERN = "input carrying two things rendered by different rules"
+
+
+def title_from(message: Mapping[str, Any]) -> str | None:
+    content = message.get("content")
+    if isinstance(content, str):
+        text = content
+    elif isinstance(content, list):
+        text = "".join(
+            str(part.get("text", ""))
+            for part in content
+            if isinstance(part, dict) and part.get("type") == "text"
+        )
+    else:
+        return None
+    text = text.strip()
+    if not text:
+        return None
+    return text if len(text) <= MAX_LENGTH else text[: MAX_LENGTH - 3] + "..."
+
+
+@contextmanager
+def _joined() -> Iterator[None]:
+    from synapse_ref.session import session as module
+
+    saved = module.title_from
+    module.title_from = title_from
+    try:
+        yield
+    finally:
+        module.title_from = saved
+
+
+class JoinedSession(Delegate):
+    def append_message(self, message_or_list: Any) -> None:
+        with _joined():
+            self._inner.append_message(message_or_list)
+
+    def rewrite_history(self, messages: Any) -> None:
+        with _joined():
+            self._inner.rewrite_history(messages)
+
+
+class Mutant(ReferenceImplementation):
+    name = "semantic-se_session_title_parts_joined"
+
+    def _wrap(self, session: Any) -> Any:
+        return JoinedSession(session) if session is not None else None
+
+    def create_session(self, sessions_dir: Any, **options: Any) -> Any:
+        return self._wrap(super().create_session(sessions_dir, **options))
+
+    def find_session(self, session_id: str, sessions_dir: Any, **options: Any) -> Any:
+        return self._wrap(super().find_session(session_id, sessions_dir, **options))
+
+    def continue_session(self, sessions_dir: Any) -> Any:
+        return self._wrap(super().continue_session(sessions_dir))
+
+
+implementation = Mutant
