@@ -360,6 +360,7 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
       | 用 target 与 similarity 字段   | {"similar": [{"target": "git-commit", "similarity": "Both write commit messages"}]}                               |
       | 有效条目之前有不是对象的条目   | {"similar": ["git-commit", null, 7, {"name": "git-commit", "reason": "Both write commit messages"}]}              |
       | 有效条目之前有未安装的技能     | {"similar": [{"name": "pr-summary", "reason": "Both write text"}, {"name": "git-commit", "reason": "Both write commit messages"}]} |
+      | 两个有效条目时取第一个         | {"similar": [{"name": "git-commit", "reason": "Both write commit messages"}, {"name": "git-commit", "reason": "Both are about git"}]} |
 
   @SKL-037
   Scenario: `--merge` 写入的 SKILL.md 是模型回复去掉首尾空白后以一个换行结尾
@@ -461,3 +462,36 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     And `skill:import` 的 stderr 应包含 "Import source is not a directory:" 紧接着导入源中 `notes.md` 的完整路径
     And 已安装的技能应只有 "git-commit"
     And 导入器不应询问模型
+
+  @SKL-046
+  Scenario: `--continue` 指定的技能与已安装技能同名时仍报告冲突且不覆盖已安装的技能
+    The original checks every source skill for a name conflict first; `--continue` only skips the
+    similarity check, it never overwrites an installed skill.
+    Given 导入源目录中的技能
+      | name       | description               |
+      | git-commit | Another way to commit     |
+    When 用技能导入器执行 `skill:import <源目录> --continue=git-commit`
+    Then `skill:import` 的 stdout 应包含 "Conflicts:" 与 "  - git-commit"
+    And 已安装技能 "git-commit" 的描述仍应为 "Write conventional commits"
+    And 导入器不应询问模型
+
+  @SKL-047
+  Scenario Outline: 旧版本按 UTC 日期命名，实现进程的时区不是 UTC 时也一样 — <zone>
+    The original names a version after `toISOString()`, the UTC date. The two zones lie 26 hours apart, so
+    at any time of day at least one of them is on another date than UTC.
+    Given 实现进程的时区为 `<zone>`（环境变量 TZ），与 UTC 相差 <hours> 小时
+    And 技能 "git-commit" 已有今天（UTC）的旧版本 "001"
+    And 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并结果依次为描述如下的 SKILL.md
+      | description |
+      | 合并结果    |
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper → git-commit"
+    And 技能 "git-commit" 今天（UTC）的旧版本应为 "001、002"，其中 "002" 的描述为 "Write conventional commits"
+
+    Examples:
+      | zone               | hours |
+      | Pacific/Kiritimati | 14    |
+      | Etc/GMT+12         | -12   |
