@@ -448,3 +448,45 @@ Feature: SubagentStop hook 與 compact 建議的細節
     And transcript 檔案恰好 6000000 bytes，內容是 2000000 個三位元組的中文字元「中」
     When `shouldSuggestCompact` 以選項 {} 執行
     Then 回傳的結果是 {"suggest": true, "reason": "transcript 大小 6.0MB 超過閾值 5.0MB", "transcriptSize": 6000000}
+
+  @WF-100 @beyond-seed
+  Scenario: 測試已失敗過時審查 reject，hook 提示雙重失敗並以 TEST FAIL 路徑為主，reject 仍按自己的次數計上限
+    The original's D3 rule: a reject while `failCount` is above zero is a double failure of the parallel
+    quality group. The reject is counted against its own limit (1 of 3 here), not together with the fails.
+    Given 一個 standard workflow 的 REVIEW stage 正在進行
+    And TEST:2 已經以 FAIL 結束 2 次，每次都重新開始
+    When SubagentStop hook 收到 `code-reviewer` 的結束事件，VERDICT 為 REJECT
+    Then hook 的 `result` 逐行為：
+      """
+      🔙 審查拒絕（1/3）
+      ⚠️ 並行群組雙重失敗（TEST FAIL + REVIEW REJECT）
+      ⏭️ 協調策略（TEST FAIL > REVIEW REJECT）：等待 TEST 結果，以 TEST FAIL 路徑為主（DEBUGGER → DEVELOPER → 再次並行 [REVIEW + TEST]），REVIEW reject 原因一併帶入
+
+      💡 可選：委派 grader agent 評估此階段輸出品質（subagent_type: ot:grader，傳入 STAGE=REVIEW AGENT=code-reviewer SESSION_ID=<sid>）
+      """
+    And timeline 依序新增了下列事件：
+      | type           | data                                                              |
+      | agent:complete | {"agent": "code-reviewer", "stage": "REVIEW", "result": "reject"} |
+      | stage:complete | {"stage": "REVIEW", "result": "reject"}                           |
+    And workflow state 的 rejectCount 為 1
+    And workflow state 的 failCount 為 2
+
+  @WF-101 @beyond-seed
+  Scenario: 審查已 reject 過時測試 fail，hook 提示雙重失敗並把 reject 原因帶入修復
+    Given 一個 standard workflow 的 REVIEW stage 正在進行
+    And REVIEW 已經以 REJECT 結束 1 次，每次都重新開始
+    When SubagentStop hook 收到 `tester` 的結束事件，VERDICT 為 FAIL
+    Then hook 的 `result` 逐行為：
+      """
+      ❌ 🧪 測試失敗（1/3）
+      ⚠️ 並行群組雙重失敗（TEST FAIL + REVIEW REJECT）
+      ⏭️ 協調策略（TEST FAIL > REVIEW REJECT）：委派 DEBUGGER 分析根因 → DEVELOPER 修復（同時帶入 REVIEW reject 原因）→ 再次並行 [REVIEW + TEST]
+      """
+    And timeline 依序新增了下列事件：
+      | type           | data                                                     |
+      | agent:error    | {"agent": "tester", "stage": "TEST:2", "reason": "fail"} |
+      | agent:complete | {"agent": "tester", "stage": "TEST:2", "result": "fail"} |
+      | stage:complete | {"stage": "TEST:2", "result": "fail"}                    |
+      | stage:retry    | {"stage": "TEST:2", "failCount": 1}                      |
+    And workflow state 的 failCount 為 1
+    And workflow state 的 rejectCount 為 1

@@ -44,6 +44,8 @@ logger = logging.getLogger("synapse.workflow.on_stop")
 
 _VERDICT_MARKER = re.compile(r"<!--\s*VERDICT:\s*(\{[^}]+\})\s*-->")
 _AGENT_PREFIX = "ot:"
+DOUBLE_FAILURE = "⚠️ 並行群組雙重失敗（TEST FAIL + REVIEW REJECT）"
+"""Said when a fail follows a reject or a reject a fail (the quality group's two members both failed)."""
 
 
 @dataclass(frozen=True)
@@ -240,6 +242,13 @@ class SubagentStopHook:
             emit("error:fatal", {"reason": "重試上限", "failCount": fails})
             return [f"⛔ 已達重試上限（{MAX_RETRIES} 次）。請人工介入。"]
         emit("stage:retry", {"stage": stage_key, "failCount": fails})
+        if state["rejectCount"] > 0:  # the parallel review rejected too: one fix for both
+            return [
+                f"❌ {emoji} {label}失敗（{fails}/{MAX_RETRIES}）",
+                DOUBLE_FAILURE,
+                "⏭️ 協調策略（TEST FAIL > REVIEW REJECT）：委派 DEBUGGER 分析根因 → DEVELOPER 修復"
+                "（同時帶入 REVIEW reject 原因）→ 再次並行 [REVIEW + TEST]",
+            ]
         return [
             f"❌ {emoji} {label}失敗（{fails}/{MAX_RETRIES}）",
             "⏭️ 下一步：委派 DEBUGGER 分析根因 → DEVELOPER 修復 → TESTER 驗證",
@@ -250,6 +259,13 @@ class SubagentStopHook:
         if rejects >= MAX_RETRIES:
             emit("error:fatal", {"reason": "拒絕上限", "rejectCount": rejects})
             return [f"⛔ {label}拒絕已達上限（{MAX_RETRIES} 次）。請人工介入。"]
+        if state["failCount"] > 0:  # a test failed too: its path leads, the reject reason goes along
+            return [
+                f"🔙 {label}拒絕（{rejects}/{MAX_RETRIES}）",
+                DOUBLE_FAILURE,
+                "⏭️ 協調策略（TEST FAIL > REVIEW REJECT）：等待 TEST 結果，以 TEST FAIL 路徑為主"
+                "（DEBUGGER → DEVELOPER → 再次並行 [REVIEW + TEST]），REVIEW reject 原因一併帶入",
+            ]
         return [
             f"🔙 {label}拒絕（{rejects}/{MAX_RETRIES}）",
             "⏭️ 下一步：委派 DEVELOPER 修復（帶 reject 原因）→ REVIEWER 再審",
