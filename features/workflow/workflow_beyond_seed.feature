@@ -75,3 +75,26 @@ Feature: Strategic Compact — 原實作缺陷的修正
     And 之後又記錄了 1 筆 `tool:failure` 事件
     Then timeline 檔案不超過 3 行
     And timeline 中唯一的 `session:compact` 事件是 trigger 為 late 的那一筆
+
+  @WF-102
+  Scenario: compact 冷卻只計算 `stage:complete` 事件，`stage:retry` 與 `stage:start` 不算完成的 stage
+    The original counts `timeline.query(sessionId, { type: 'stage:complete' })` after the latest compaction:
+    a stage that was started again or retried is not a stage completed since.
+    Given 一個 standard workflow 的 DEV stage 剛完成（verdict: pass）
+    And transcript 檔案大小為 7MB（> 5MB 閾值）
+    And timeline 中有一筆 `session:compact` 事件
+    And 在該事件之後只有 1 個 `stage:complete` 事件（DEV）
+    And 之後又記錄了 1 筆 `stage:retry` 事件
+    And 之後又記錄了 1 筆 `stage:start` 事件
+    When `shouldSuggestCompact` 執行
+    Then 回傳 `{ suggest: false }`
+
+  @WF-103
+  Scenario: 較後的重複 stage 先完成時 `currentStage` 指向整個 workflow 中第一個 pending 的 stage
+    The original moves `currentStage` to the first pending key of the whole workflow, not to the first one
+    after the stage that just finished: a stage still waiting earlier in the list stays current.
+    Given 一個 standard workflow 的 TEST:2 stage 正在進行
+    And TEST stage 卻仍為 pending（尚未開始）
+    When SubagentStop hook 收到 `tester` 的結束事件，VERDICT 為 PASS
+    Then hook 記錄 TEST:2 的結果為 pass
+    And workflow state 的 `currentStage` 為 TEST
