@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -528,6 +529,15 @@ def repl_usage(repl_world: ReplWorld, datatable: list[list[str]]) -> None:
         rounds=[{"inputOther": 1545, "output": 3456, "inputCacheRead": 9600, "inputCacheCreation": 1200}],
         totalCost=float(row["totalCost"]),
     )
+    runner = repl_world.mocker.NonCallableMagicMock(name="AgentRunner")
+    runner.get_session_usage = repl_world.mocker.Mock(return_value=usage)
+    repl_world.runner = runner
+
+
+@given(parsers.parse("runner 的会话用量是 JSON 记录 `{record}`"))
+def repl_usage_record(repl_world: ReplWorld, record: str) -> None:
+    usage = json.loads(record)
+    assert isinstance(usage, dict), f"the usage record should be a JSON object, got {record!r}"
     runner = repl_world.mocker.NonCallableMagicMock(name="AgentRunner")
     runner.get_session_usage = repl_world.mocker.Mock(return_value=usage)
     repl_world.runner = runner

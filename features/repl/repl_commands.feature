@@ -461,3 +461,15 @@ Feature: REPL 斜杠命令的分派与输出
           Fix lint errors
           versions: (none)
       """
+
+  @REPL-052 @beyond-seed
+  Scenario: `/cost` 把没有任何字段的用量记录按 0 显示，不当作没有会话
+    Only a missing record (`null`) means no active session; an empty record is a session whose totals are
+    all missing, and a missing total is shown as 0 (SES-021), the cost as `$0.00` while no round is recorded.
+    Given runner 的会话用量是 JSON 记录 `{}`
+    When 执行 `/cost`
+    Then 命令应被处理且不应结束 REPL
+    And 输出应逐行为:
+      """
+      Token: 0 in / 0 out | Cache: 0 read / 0 write (0% hit) | Cost: $0.00
+      """
