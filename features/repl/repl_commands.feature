@@ -443,7 +443,7 @@ Feature: REPL 斜杠命令的分派与输出
       """
 
   @REPL-051 @beyond-seed
-  Scenario: `/skills` 不列出技能目录中以点开头的目录
+  Scenario: `/skill:list` 不列出技能目录中以点开头的目录
     The original's skill index skips every entry of the skills directory whose name starts with a dot: a
     hidden directory (the staging copy of an import that was interrupted, a tool's own folder) is no skill,
     even when it holds a SKILL.md.
@@ -452,7 +452,7 @@ Feature: REPL 斜杠命令的分派与输出
       | .lint-fix.importing/SKILL.md    | ---\nname: lint-fix\ndescription: Half imported\n---\n   |
       | .hidden/SKILL.md                | ---\nname: hidden\ndescription: Not a skill\n---\n       |
       | lint-fix/SKILL.md               | ---\nname: lint-fix\ndescription: Fix lint errors\n---\n |
-    When 执行 `/skills`
+    When 执行 `/skill:list`
     Then 输出应逐行为:
       """
       Available Skills
