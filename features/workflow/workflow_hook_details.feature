@@ -272,6 +272,8 @@ Feature: SubagentStop hook 與 compact 建議的細節
       | standard  | TEST      | tester               | No failures                      | pass    |
       | standard  | REVIEW    | code-reviewer        | Not rejected                     | pass    |
       | standard  | RETRO     | retrospective        | No issues found                  | pass    |
+      | standard  | TEST:2    | tester               | 2 tests failed                   | fail    |
+      | tdd       | TEST:2    | tester               | an unexpected error              | fail    |
 
   @WF-043
   Scenario Outline: VERDICT 標記優先於關鍵字，無效的標記則退回關鍵字規則 — <stage>「<message>」

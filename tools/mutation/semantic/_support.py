@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -23,6 +25,18 @@ class Delegate:
             object.__setattr__(self, name, value)
         else:
             setattr(object.__getattribute__(self, "_inner"), name, value)
+
+
+@contextlib.contextmanager
+def swapped(module: Any, name: str, value: Any) -> Iterator[None]:
+    """``module.name`` bound to ``value`` while one call of the mutant runs, the reference's binding
+    restored afterwards: a mutant replaces a helper the reference calls by its module-level name."""
+    saved = getattr(module, name)
+    setattr(module, name, value)
+    try:
+        yield
+    finally:
+        setattr(module, name, saved)
 
 
 def replace_record(record: Any, **changes: Any) -> Any:

@@ -9,28 +9,23 @@ the model it keeps).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
-from tools.mutation.semantic._support import Delegate
+from synapse_ref.session import session as session_module
+from synapse_ref.session.usage import create_empty_usage
+from tools.mutation.semantic._support import Delegate, swapped
 
 AREAS = ("session", "agent", "repl")
 PATTERN = "state checked after one branch only"
 
 
-@contextmanager
-def _fresh_reset() -> Iterator[None]:
-    from synapse_ref.session import session as module
-    from synapse_ref.session.usage import create_empty_usage
+def fresh_usage(usage: Any) -> Any:
+    return create_empty_usage("unknown-model")
 
-    saved = module._reset_usage
-    module._reset_usage = lambda usage: create_empty_usage("unknown-model")
-    try:
-        yield
-    finally:
-        module._reset_usage = saved
+
+def _fresh_reset() -> Any:
+    return swapped(session_module, "_reset_usage", fresh_usage)
 
 
 class FreshResetSession(Delegate):

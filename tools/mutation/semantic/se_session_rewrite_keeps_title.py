@@ -10,29 +10,22 @@ gives the same title either way).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
-from tools.mutation.semantic._support import Delegate
+from synapse_ref.session import session as session_module
+from tools.mutation.semantic._support import Delegate, swapped
+
+_reference_set_title = getattr(session_module, "_set_title")  # noqa: B009 (private helper)
 
 
-@contextmanager
-def _title_set_once() -> Iterator[None]:
-    from synapse_ref.session import session as module
+def set_once(entry: Any, title: Any) -> None:
+    if entry.get("title") is None:
+        _reference_set_title(entry, title)
 
-    saved: Callable[[Any, Any], None] = module._set_title
 
-    def set_once(entry: Any, title: Any) -> None:
-        if entry.get("title") is None:
-            saved(entry, title)
-
-    module._set_title = set_once
-    try:
-        yield
-    finally:
-        module._set_title = saved
+def _title_set_once() -> Any:
+    return swapped(session_module, "_set_title", set_once)
 
 
 AREAS = ("session",)

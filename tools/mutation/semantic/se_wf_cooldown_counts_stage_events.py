@@ -15,7 +15,7 @@ from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
 from synapse_ref.workflow import api, compact_suggestion, on_stop
-from tools.mutation.semantic._support import Delegate
+from tools.mutation.semantic._support import Delegate, swapped
 
 AREAS = ("workflow",)
 PATTERN = "two rules agree on the examples"
@@ -33,18 +33,17 @@ _reference = compact_suggestion.should_suggest_compact
 
 
 def should_suggest_compact(*, timeline: Any, **arguments: Any) -> Any:
-    return _reference(timeline=StageCategoryTimeline(timeline), **arguments)
+    shown: Any = StageCategoryTimeline(timeline)
+    return _reference(timeline=shown, **arguments)
 
 
 @contextlib.contextmanager
 def _stage_category() -> Iterator[None]:
-    saved = (on_stop.should_suggest_compact, api.should_suggest_compact)
-    on_stop.should_suggest_compact = should_suggest_compact  # type: ignore[assignment]
-    api.should_suggest_compact = should_suggest_compact  # type: ignore[assignment]
-    try:
+    with (
+        swapped(on_stop, "should_suggest_compact", should_suggest_compact),
+        swapped(api, "should_suggest_compact", should_suggest_compact),
+    ):
         yield
-    finally:
-        on_stop.should_suggest_compact, api.should_suggest_compact = saved  # type: ignore[assignment]
 
 
 class Workflow(Delegate):

@@ -10,13 +10,11 @@ the first pending one).
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
 from synapse_ref.workflow import on_stop
-from tools.mutation.semantic._support import Delegate
+from tools.mutation.semantic._support import Delegate, swapped
 
 AREAS = ("workflow",)
 PATTERN = "two rules agree on the examples"
@@ -39,14 +37,8 @@ def complete_stage(state: Any, stage_key: str, verdict: str, agent: str, now: st
         state["rejectCount"] += 1
 
 
-@contextlib.contextmanager
-def _next_after() -> Iterator[None]:
-    saved = on_stop.complete_stage
-    on_stop.complete_stage = complete_stage
-    try:
-        yield
-    finally:
-        on_stop.complete_stage = saved
+def _next_after() -> Any:
+    return swapped(on_stop, "complete_stage", complete_stage)
 
 
 class Workflow(Delegate):
