@@ -24,3 +24,15 @@ Feature: `pricing.json` 的结构校验
       | 价格是布尔值       | {"claude-sonnet-4-20250514": {"inputPerMillion": 3, "outputPerMillion": 15, "cacheReadPerMillion": true, "cacheWritePerMillion": 3.75}}                                                                   | null     | 是      |
       | 价格不是有限数     | {"claude-sonnet-4-20250514": {"inputPerMillion": 3, "outputPerMillion": 15, "cacheReadPerMillion": 0.3, "cacheWritePerMillion": Infinity}}                                                                | null     | 是      |
       | 其他模型的价格无效 | {"claude-sonnet-4-20250514": {"inputPerMillion": 3, "outputPerMillion": 15, "cacheReadPerMillion": 0.3, "cacheWritePerMillion": 3.75}, "other-model": {"inputPerMillion": 1}}                             | null     | 是      |
+
+  @SES-115
+  Scenario: 定价表按模型的完整名称查找，只列出模型族名称的价格不用于带日期的模型
+    The original looks a model up exactly (`pricing?.[model] ?? null`): an entry for `claude-sonnet-4`
+    prices no `claude-sonnet-4-20250514`, whose cost stays unknown. The file itself is valid, so no warning.
+    Given `SYNAPSE_HOME` 下的 `pricing.json` 内容为 {"claude-sonnet-4": {"inputPerMillion": 3, "outputPerMillion": 15, "cacheReadPerMillion": 0.3, "cacheWritePerMillion": 3.75}}
+    And 会话模型为 `claude-sonnet-4-20250514`
+    When 会话记录一轮 usage
+      | inputOther | output | inputCacheRead | inputCacheCreation |
+      | 1000       | 500    | 2000           | 100                |
+    Then `totalCost` 应为 null
+    And 是否记录了 pricing warning: 否
