@@ -344,6 +344,9 @@ Feature: SubagentStop hook 與 compact 建議的細節
       | 1        | {"thresholdBytes": 3000000} | 2000000 | {"suggest": false}                                                                            |
       | 1        | {"thresholdBytes": 3000000} | 3000001 | {"suggest": true, "reason": "transcript 大小 3.0MB 超過閾值 3.0MB", "transcriptSize": 3000001} |
       | (未設定) | {"thresholdBytes": 0}       | 1       | {"suggest": true, "reason": "transcript 大小 1B 超過閾值 0B", "transcriptSize": 1}             |
+      | 1.0000007 | {}                        | 1000001 | {"suggest": true, "reason": "transcript 大小 1.0MB 超過閾值 1.0MB", "transcriptSize": 1000001} |
+      | 0.0000007 | {}                        | 1       | {"suggest": true, "reason": "transcript 大小 1B 超過閾值 0.7B", "transcriptSize": 1}           |
+      | 0.0000015 | {}                        | 1       | {"suggest": false}                                                                            |
 
   @WF-048
   Scenario Outline: cooldown 只計算最新一筆 session:compact 之後的 stage:complete 事件 — <events> <options>

@@ -3,7 +3,8 @@
 All four conditions must hold:
 
 1. the transcript is strictly larger than ``thresholdBytes`` (default 5_000_000, or
-   ``SYNAPSE_COMPACT_THRESHOLD_MB`` in decimal megabytes, read when used; an explicit option wins);
+   ``SYNAPSE_COMPACT_THRESHOLD_MB`` in decimal megabytes, read when used; an explicit option wins).  The
+   setting's bytes are not rounded: 1.0000007 MB is 1,000,000.7 bytes, which 1,000,001 bytes exceed;
 2. the workflow state still has a stage that is not completed;
 3. at least ``minStagesSinceCompact`` (default 2) ``stage:complete`` events follow the latest
    ``session:compact`` event in the timeline (file order: the log is append-only);
@@ -39,19 +40,20 @@ CompactSuggestion = dict[str, Any]
 NO_SUGGESTION: Mapping[str, bool] = {"suggest": False}
 
 
-def threshold_from_env() -> int:
+def threshold_from_env() -> float:
+    """The setting in bytes, a fraction kept (``thresholdMb * 1_000_000`` as the original computes it)."""
     try:
         megabytes = float(os.environ.get(THRESHOLD_ENV, ""))
     except ValueError:
         return DEFAULT_THRESHOLD_BYTES
     if not math.isfinite(megabytes) or megabytes <= 0:
         return DEFAULT_THRESHOLD_BYTES
-    return round(megabytes * 1_000_000)
+    return megabytes * 1_000_000
 
 
-def resolve_options(options: Mapping[str, Any] | None) -> tuple[int, int]:
+def resolve_options(options: Mapping[str, Any] | None) -> tuple[float, int]:
     """``(threshold_bytes, min_stages_since_compact)`` from the seed's ``options`` mapping."""
-    chosen: dict[str, int] = {}
+    chosen: dict[str, float] = {}
     for key, value in (options or {}).items():
         if key not in OPTION_NAMES:
             raise ValueError(f"unknown shouldSuggestCompact option: {key!r}")
@@ -60,7 +62,7 @@ def resolve_options(options: Mapping[str, Any] | None) -> tuple[int, int]:
         chosen[key] = value
     return (
         chosen.get("thresholdBytes", threshold_from_env()),
-        chosen.get("minStagesSinceCompact", DEFAULT_MIN_STAGES_SINCE_COMPACT),
+        int(chosen.get("minStagesSinceCompact", DEFAULT_MIN_STAGES_SINCE_COMPACT)),
     )
 
 
