@@ -252,6 +252,8 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
       | 指出的技能未安装     | {"similar": [{"name": "pr-summary", "reason": "Both write text"}]}                |
       | 没有给出理由         | {"similar": [{"name": "git-commit", "reason": ""}]}                               |
       | 条目不是对象         | {"similar": ["git-commit", {"name": "nothing-installed", "reason": "no"}]}        |
+      | target 为空字符串    | {"similar": [{"target": "", "name": "git-commit", "reason": "Both write commit messages"}]} |
+      | similarity 为空字符串 | {"similar": [{"name": "git-commit", "similarity": "", "reason": "Both write commit messages"}]} |
 
   @SKL-027
   Scenario: 相似检查只列出已安装的技能并按原样读取描述，导入源中不是技能的条目被忽略
@@ -361,6 +363,7 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
       | 有效条目之前有不是对象的条目   | {"similar": ["git-commit", null, 7, {"name": "git-commit", "reason": "Both write commit messages"}]}              |
       | 有效条目之前有未安装的技能     | {"similar": [{"name": "pr-summary", "reason": "Both write text"}, {"name": "git-commit", "reason": "Both write commit messages"}]} |
       | 两个有效条目时取第一个         | {"similar": [{"name": "git-commit", "reason": "Both write commit messages"}, {"name": "git-commit", "reason": "Both are about git"}]} |
+      | similarity 与 reason 都有时取 similarity | {"similar": [{"name": "git-commit", "similarity": "Both write commit messages", "reason": "Other words"}]} |
 
   @SKL-037
   Scenario: `--merge` 写入的 SKILL.md 是模型回复去掉首尾空白后以一个换行结尾

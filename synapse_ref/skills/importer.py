@@ -12,7 +12,8 @@ wrapper holding one ``skills/`` directory (the original's layouts). For each sou
    ``--merge``;
 5. else it is copied and listed as **imported**; a copy that fails is **skipped** (and logged).
 
-The similarity answer is JSON (``{"similar": [{"name", "reason"}]}``); an answer that is not, or a failing
+The similarity answer is JSON (``{"similar": [{"name", "reason"}]}``; the original's own field names
+``target`` and ``similarity`` win when present, even empty); an answer that is not, or a failing
 model, counts as "no similar skill" with a warning, as in the original, so an import is never blocked by
 the model. Remote sources (URLs) need ``git`` and the network, which the reference does not use: they are
 refused with a clear error.
@@ -78,6 +79,13 @@ def _description(skill_md: str) -> str:
         if sep and key.strip().strip("*").lower() == "description":
             return value.strip().strip("\"'")
     return ""
+
+
+def _first_given(item: Mapping[str, Any], name: str, alias: str) -> Any:
+    """``item[name] ?? item[alias]``, the original's reading of its field aliases: only a missing (or null)
+    field gives way to its alias; an empty one stays, and then names nothing."""
+    value = item.get(name)
+    return value if value is not None else item.get(alias)
 
 
 def _max_versions(env: Mapping[str, str]) -> int:
@@ -239,10 +247,7 @@ class SkillImporter:
         for item in items if isinstance(items, list) else []:
             if not isinstance(item, dict):
                 continue
-            target, reason = (
-                item.get("target") or item.get("name"),
-                item.get("reason") or item.get("similarity"),
-            )
+            target, reason = _first_given(item, "target", "name"), _first_given(item, "similarity", "reason")
             if isinstance(target, str) and isinstance(reason, str) and target in names and reason:
                 return target, reason
         return None
