@@ -809,6 +809,11 @@ def importer_no_hidden_leftovers(importer_ctx: ImporterContext, name: str) -> No
     assert not hidden, f"{name} should hold no temporary entry left by an interrupted write: {hidden}"
 
 
+@given(parsers.parse('技能 "{name}" 的 `versions` 是一个普通文件'))
+def importer_versions_is_file(importer_ctx: ImporterContext, name: str) -> None:
+    (importer_ctx.skills_dir / name / "versions").write_text("not a directory\n", encoding="utf-8")
+
+
 @then(parsers.parse('技能 "{name}" 应要么未被安装，要么已与导入源完全相同'))
 def importer_all_or_nothing(importer_ctx: ImporterContext, name: str) -> None:
     installed = importer_ctx.skills_dir / name
