@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from synapse_ref.adapter import ReferenceImplementation
 from synapse_ref.session import session as session_module
 from synapse_ref.session.usage import create_empty_usage
-from tools.mutation.semantic._support import Delegate, swapped
+from tools.mutation.semantic._support import Delegate, SessionMutant, swapped
 
 AREAS = ("session", "agent", "repl")
 PATTERN = "state checked after one branch only"
@@ -34,20 +33,9 @@ class FreshResetSession(Delegate):
             self._inner.clear(reset_usage=reset_usage)
 
 
-class Mutant(ReferenceImplementation):
+class Mutant(SessionMutant):
     name = "semantic-se_session_clear_resets_model"
-
-    def _wrap(self, session: Any) -> Any:
-        return FreshResetSession(session) if session is not None else None
-
-    def create_session(self, sessions_dir: Any, **options: Any) -> Any:
-        return self._wrap(super().create_session(sessions_dir, **options))
-
-    def find_session(self, session_id: str, sessions_dir: Any, **options: Any) -> Any:
-        return self._wrap(super().find_session(session_id, sessions_dir, **options))
-
-    def continue_session(self, sessions_dir: Any) -> Any:
-        return self._wrap(super().continue_session(sessions_dir))
+    session_class = FreshResetSession
 
 
 implementation = Mutant

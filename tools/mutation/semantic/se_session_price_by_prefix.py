@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from synapse_ref.adapter import ReferenceImplementation
 from synapse_ref.session import session as session_module
 from synapse_ref.session import usage as usage_module
-from tools.mutation.semantic._support import Delegate, swapped
+from tools.mutation.semantic._support import Delegate, SessionMutant, swapped
 
 AREAS = ("session", "agent", "repl")
 PATTERN = "two rules agree on the examples"
@@ -47,20 +46,9 @@ class PrefixPricedSession(Delegate):
             self._inner.update_usage(usage, model)
 
 
-class Mutant(ReferenceImplementation):
+class Mutant(SessionMutant):
     name = "semantic-se_session_price_by_prefix"
-
-    def _wrap(self, session: Any) -> Any:
-        return PrefixPricedSession(session) if session is not None else None
-
-    def create_session(self, sessions_dir: Any, **options: Any) -> Any:
-        return self._wrap(super().create_session(sessions_dir, **options))
-
-    def find_session(self, session_id: str, sessions_dir: Any, **options: Any) -> Any:
-        return self._wrap(super().find_session(session_id, sessions_dir, **options))
-
-    def continue_session(self, sessions_dir: Any) -> Any:
-        return self._wrap(super().continue_session(sessions_dir))
+    session_class = PrefixPricedSession
 
     def accumulate_usage(self, usage: Any, round_usage: Any, pricing: Any = None) -> Any:
         return accumulate_usage(usage, round_usage, pricing)

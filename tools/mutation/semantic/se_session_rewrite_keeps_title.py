@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from synapse_ref.adapter import ReferenceImplementation
 from synapse_ref.session import session as session_module
-from tools.mutation.semantic._support import Delegate, swapped
+from tools.mutation.semantic._support import Delegate, SessionMutant, swapped
 
 _reference_set_title = getattr(session_module, "_set_title")  # noqa: B009 (private helper)
 
@@ -38,20 +37,9 @@ class TitleOnceSession(Delegate):
             self._inner.rewrite_history(messages)
 
 
-class Mutant(ReferenceImplementation):
+class Mutant(SessionMutant):
     name = "semantic-se_session_rewrite_keeps_title"
-
-    def _wrap(self, session: Any) -> Any:
-        return TitleOnceSession(session) if session is not None else None
-
-    def create_session(self, sessions_dir: Any, **options: Any) -> Any:
-        return self._wrap(super().create_session(sessions_dir, **options))
-
-    def find_session(self, session_id: str, sessions_dir: Any, **options: Any) -> Any:
-        return self._wrap(super().find_session(session_id, sessions_dir, **options))
-
-    def continue_session(self, sessions_dir: Any) -> Any:
-        return self._wrap(super().continue_session(sessions_dir))
+    session_class = TitleOnceSession
 
 
 implementation = Mutant

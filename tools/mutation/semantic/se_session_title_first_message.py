@@ -12,9 +12,8 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-from synapse_ref.adapter import ReferenceImplementation
 from synapse_ref.session import session as module
-from tools.mutation.semantic._support import Delegate
+from tools.mutation.semantic._support import Delegate, SessionMutant
 
 AREAS = ("session",)
 PATTERN = "two rules agree on the examples"
@@ -50,20 +49,9 @@ class AnyRoleSession(Delegate):
             self._inner.rewrite_history(messages)
 
 
-class Mutant(ReferenceImplementation):
+class Mutant(SessionMutant):
     name = "semantic-se_session_title_first_message"
-
-    def _wrap(self, session: Any) -> Any:
-        return AnyRoleSession(session) if session is not None else None
-
-    def create_session(self, sessions_dir: Any, **options: Any) -> Any:
-        return self._wrap(super().create_session(sessions_dir, **options))
-
-    def find_session(self, session_id: str, sessions_dir: Any, **options: Any) -> Any:
-        return self._wrap(super().find_session(session_id, sessions_dir, **options))
-
-    def continue_session(self, sessions_dir: Any) -> Any:
-        return self._wrap(super().continue_session(sessions_dir))
+    session_class = AnyRoleSession
 
 
 implementation = Mutant

@@ -13,9 +13,8 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from synapse_ref.adapter import ReferenceImplementation
 from tools.mutation.semantic._sa_title import MAX_LENGTH
-from tools.mutation.semantic._support import Delegate
+from tools.mutation.semantic._support import Delegate, SessionMutant
 
 AREAS = ("session",)
 PATTERN = "input carrying two things rendered by different rules"
@@ -61,20 +60,9 @@ class JoinedSession(Delegate):
             self._inner.rewrite_history(messages)
 
 
-class Mutant(ReferenceImplementation):
+class Mutant(SessionMutant):
     name = "semantic-se_session_title_parts_joined"
-
-    def _wrap(self, session: Any) -> Any:
-        return JoinedSession(session) if session is not None else None
-
-    def create_session(self, sessions_dir: Any, **options: Any) -> Any:
-        return self._wrap(super().create_session(sessions_dir, **options))
-
-    def find_session(self, session_id: str, sessions_dir: Any, **options: Any) -> Any:
-        return self._wrap(super().find_session(session_id, sessions_dir, **options))
-
-    def continue_session(self, sessions_dir: Any) -> Any:
-        return self._wrap(super().continue_session(sessions_dir))
+    session_class = JoinedSession
 
 
 implementation = Mutant
