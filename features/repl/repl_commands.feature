@@ -473,3 +473,29 @@ Feature: REPL 斜杠命令的分派与输出
       """
       Token: 0 in / 0 out | Cache: 0 read / 0 write (0% hit) | Cost: $0.00
       """
+
+  @REPL-053 @beyond-seed
+  Scenario: `/tools` 只去掉列表开头的计数行，正文中以 `Found` 开头的行原样保留
+    The original removes `/^Found \d+.*\n\n?/` once, at the start of the listing: a tool description that
+    runs over several lines may have a line of its own starting with `Found 2`, which stays.
+    Given `McpInstaller.formatSearchResult` 输出首行包含 `Found N tools`
+      """
+      Found 2 tools:
+
+      MCP Tools:
+        mcp:search:grep
+          Searches the working tree.
+      Found 2 matches or more: the first ones are shown.
+        mcp:git:log
+      """
+    When 执行 `/tools`
+    Then 输出应逐行为:
+      """
+      Available Tools
+      ══════════════════════════════════════════════════
+      MCP Tools:
+        mcp:search:grep
+          Searches the working tree.
+      Found 2 matches or more: the first ones are shown.
+        mcp:git:log
+      """
