@@ -22,6 +22,7 @@ Feature: Skill 导入命令的选项与错误
       | skill:import /tmp/incoming --continue "a, b ,c,"                               | a, b, c                  |                                         |
       | skill:import /tmp/incoming --merge "commit-helper:git-commit, pr-notes:pr-summary" |                      | commit-helper:git-commit, pr-notes:pr-summary |
       | skill:import /tmp/incoming --merge=commit-helper:git-commit --merge pr-notes:pr-summary |                          | commit-helper:git-commit, pr-notes:pr-summary |
+      | skill:import /tmp/incoming --merge "commit-helper : git-commit,pr-notes:  pr-summary" |                  | commit-helper:git-commit, pr-notes:pr-summary |
 
   @SKL-004
   Scenario: 导入器失败时错误应写入 stderr 且退出码为 1

@@ -116,10 +116,10 @@ def parse_import_arguments(args: Sequence[str]) -> ImportRequest:
                 continue_skills.extend(items)
             else:
                 for item in items:
-                    skill, _, target = item.partition(":")
+                    skill, _, target = (part.strip() for part in item.partition(":"))
                     if not skill or not target:
                         raise _invalid(arg)
-                    merge_into.append((skill, target))
+                    merge_into.append((skill, target))  # "a : b" is a:b, as the original trims both
         elif source is None and not arg.startswith("-"):
             source = arg
         else:
