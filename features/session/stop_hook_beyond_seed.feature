@@ -124,3 +124,25 @@ Feature: Stop Hook 注册表（超出种子的约定）
       """
     Then 不应记录 warning
     And 主流程继续执行
+
+  @SES-116
+  Scenario: hook 消息按原样追加：只略过全空白的消息，其余消息的缩进与换行保留
+    The original only tests the trimmed message (`message.trim().length > 0`) and appends the message as
+    the hook wrote it: an indented list keeps its indentation.
+    Given 注册表中依次注册了以下 stop hooks
+      | name   | behaviour                                     |
+      | first  | 返回 "  - lint: 2 warnings\\n  - tests: ok\\n" |
+      | second | 返回 "   "                                    |
+    When 调用 `executeAndAppend(finalResponse, context)`
+      """
+      Final answer.
+      """
+    Then 最终文本应为原响应、空行、marker 与后注册先执行的 hook 消息:
+      """
+      Final answer.
+
+      [StopHook]
+        - lint: 2 warnings
+        - tests: ok
+
+      """

@@ -14,26 +14,37 @@ from collections.abc import Mapping
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
-from tools.mutation.semantic._support import Delegate
+from synapse_ref.agent.stop_hooks import StopHookRegistry
+from tools.mutation.semantic._support import Delegate, swapped
 
 AREAS = ("session", "agent")
 PATTERN = "whitespace handled by one rule where two apply"
 
 
-class TrimmingRegistry(Delegate):
-    async def execute_all(self, context: Any) -> list[Mapping[str, Any]]:
-        results = await self._inner.execute_all(context)
-        return [
-            {**r, "message": r["message"].strip()} if isinstance(r.get("message"), str) else r
-            for r in results
-        ]
+_reference = StopHookRegistry.execute_all
+
+
+async def execute_all(self: StopHookRegistry, context: Any) -> list[Mapping[str, Any]]:
+    results = await _reference(self, context)
+    return [
+        {**r, "message": r["message"].strip()} if isinstance(r.get("message"), str) else r for r in results
+    ]
+
+
+class Executor(Delegate):
+    """The executor the implementation hands out; its registry (the loader's) is the reference's own."""
+
+    async def execute_and_append(self, final_response: str, **options: Any) -> str:
+        with swapped(StopHookRegistry, "execute_all", execute_all):
+            text: str = await self._inner.execute_and_append(final_response, **options)
+        return text
 
 
 class Mutant(ReferenceImplementation):
     name = "semantic-se_hooks_messages_trimmed"
 
-    def stop_hook_executor(self, *, registry: Any, **options: Any) -> Any:
-        return super().stop_hook_executor(registry=TrimmingRegistry(registry), **options)
+    def stop_hook_executor(self, **options: Any) -> Any:
+        return Executor(super().stop_hook_executor(**options))
 
 
 implementation = Mutant
