@@ -171,7 +171,7 @@ Feature: 会话的 id、标题、文件与索引格式
   @SES-114 @beyond-seed
   Scenario: `/cost` 的 token 数每三位一组加逗号，费用不分组
     The original formats the counts with `Intl.NumberFormat('en-US')`, which separates every group of three
-    digits, and the cost with `toFixed(2)`, which separates none: a count of millions has two separators.
+    digits, and the cost with toFixed(2), which separates none: a count of millions has two separators.
     Given 一份 usage 记录
       | totalInputOther | totalOutput | totalCacheRead | totalCacheCreation | totalCost |
       | 1234567         | 2345678     | 12345678       | 1000000            | 1234.5    |

@@ -519,7 +519,7 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
 
   @SKL-047
   Scenario Outline: 旧版本按 UTC 日期命名，实现进程的时区不是 UTC 时也一样 — <zone>
-    The original names a version after `toISOString()`, the UTC date. The two zones lie 26 hours apart, so
+    The original names a version after toISOString(), the UTC date. The two zones lie 26 hours apart, so
     at any time of day at least one of them is on another date than UTC.
     Given 实现进程的时区为 `<zone>`（环境变量 TZ），与 UTC 相差 <hours> 小时
     And 技能 "git-commit" 已有今天（UTC）的旧版本 "001"

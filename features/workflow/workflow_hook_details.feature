@@ -456,7 +456,7 @@ Feature: SubagentStop hook 與 compact 建議的細節
 
   @WF-100 @beyond-seed
   Scenario: 測試已失敗過時審查 reject，hook 提示雙重失敗並以 TEST FAIL 路徑為主，reject 仍按自己的次數計上限
-    The original's D3 rule: a reject while `failCount` is above zero is a double failure of the parallel
+    The original's D3 rule: a reject while the fail count is above zero is a double failure of the parallel
     quality group. The reject is counted against its own limit (1 of 3 here), not together with the fails.
     Given 一個 standard workflow 的 REVIEW stage 正在進行
     And TEST:2 已經以 FAIL 結束 2 次，每次都重新開始
