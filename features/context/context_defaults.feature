@@ -89,3 +89,6 @@ Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
       | 以 [ 开头但不是 JSON 的文本 | [stderr] build failed: missing semicolon in src/app.ts at line 42          | .txt  |
       | 以字节序标记开头的 JSON 对象 | {U+FEFF}{"path": "a.py", "note": "a byte-order mark is not JSON whitespace"}  | .txt  |
       | JSON 对象后跟不换行空格      | {"path": "a.py", "note": "a no-break space is not JSON whitespace"}{U+00A0}   | .txt  |
+      | 含 NaN 的类 JSON 对象      | {"ratio": NaN, "note": "JSON.parse refuses NaN, so this is plain text"}      | .txt  |
+      | 含 Infinity 的类 JSON 数组 | [1, -Infinity, Infinity, "JSON.parse refuses the Infinity constants"]       | .txt  |
+      | 超出浮点范围的数字             | {"big": 1e999, "note": "JSON.parse reads a huge number as Infinity"}        | .json |
