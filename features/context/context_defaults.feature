@@ -23,6 +23,8 @@ Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
       | 默认值     | (未设置)                                                                | 14999 | 15000 | 5  |
       | 环境变量    | SYNAPSE_COMPACT_TRIGGER_THRESHOLD=20000 SYNAPSE_COMPACT_COOLDOWN_STEPS=2 | 19999 | 20000 | 2  |
       | 非法值回退默认 | SYNAPSE_COMPACT_TRIGGER_THRESHOLD=abc SYNAPSE_COMPACT_COOLDOWN_STEPS=0   | 14999 | 15000 | 5  |
+      | 负数回退默认  | SYNAPSE_COMPACT_TRIGGER_THRESHOLD=-5 SYNAPSE_COMPACT_COOLDOWN_STEPS=-2   | 14999 | 15000 | 5  |
+      | 小数取整数前缀 | SYNAPSE_COMPACT_TRIGGER_THRESHOLD=20000.9 SYNAPSE_COMPACT_COOLDOWN_STEPS=2.5 | 19999 | 20000 | 2  |
 
   @CTX-024
   Scenario Outline: 编排器用真实组件按环境变量卸载并压缩 — SYNAPSE_COMPACT_MODEL=<压缩模型>
