@@ -2575,3 +2575,32 @@ def ctx_then_inside_or_reference(
     assert not unexpected, (
         f"each restore should give the file's own content or keep the reference: {unexpected}"
     )
+
+
+@given(parsers.parse('第 `{number:d}` 条 tool 消息的内容改为文本片段 "{text}" 加上引用 `{file}` 的第二个文本片段'))
+def ctx_given_reference_in_second_part(ctx_state: CtxState, number: int, text: str, file: str) -> None:
+    message = ctx_state.messages[number - 1]
+    assert message["role"] == "tool", f"scenario data: message {number} should be a tool message"
+    path = ctx_state.expand(file)
+    assert path in ctx_state.files, f"scenario data: {path} should be one of the offload files"
+    ctx_state.messages[number - 1] = {
+        **message,
+        "content": [
+            {"type": "text", "text": text},
+            {"type": "text", "text": f"{REFERENCE_PREFIX} {path}"},
+        ],
+    }
+
+
+@then(parsers.parse("`{file}` 应保留且内容不变，其余卸载文件都应被删除并恰好列入 `deletedFiles`"))
+def ctx_then_only_file_kept(ctx_state: CtxState, file: str) -> None:
+    result = _ctx_assert_compacted(ctx_state, ctx_state.preserve_count)
+    kept = ctx_state.expand(file)
+    assert Path(kept).is_file() and Path(kept).read_text(encoding="utf-8") == ctx_state.files[kept], (
+        f"{kept} is referenced by the kept tail and must stay as it was"
+    )
+    others = {_ctx_real(p) for p in ctx_state.files if p != kept}
+    for path in others:
+        assert not Path(path).exists(), f"{path} is not referenced by the kept tail and should be deleted"
+    deleted = [_ctx_real(p) for p in result.deleted_files]
+    assert sorted(deleted) == sorted(others), f"deletedFiles should list exactly {sorted(others)}, got {deleted}"
