@@ -2577,7 +2577,11 @@ def ctx_then_inside_or_reference(
     )
 
 
-@given(parsers.parse('第 `{number:d}` 条 tool 消息的内容改为文本片段 "{text}" 加上引用 `{file}` 的第二个文本片段'))
+@given(
+    parsers.parse(
+        '第 `{number:d}` 条 tool 消息的内容改为文本片段 "{text}" 加上引用 `{file}` 的第二个文本片段'
+    )
+)
 def ctx_given_reference_in_second_part(ctx_state: CtxState, number: int, text: str, file: str) -> None:
     message = ctx_state.messages[number - 1]
     assert message["role"] == "tool", f"scenario data: message {number} should be a tool message"
@@ -2603,4 +2607,6 @@ def ctx_then_only_file_kept(ctx_state: CtxState, file: str) -> None:
     for path in others:
         assert not Path(path).exists(), f"{path} is not referenced by the kept tail and should be deleted"
     deleted = [_ctx_real(p) for p in result.deleted_files]
-    assert sorted(deleted) == sorted(others), f"deletedFiles should list exactly {sorted(others)}, got {deleted}"
+    assert sorted(deleted) == sorted(others), (
+        f"deletedFiles should list exactly {sorted(others)}, got {deleted}"
+    )
