@@ -2,10 +2,11 @@
 Feature: 多片段 tool 消息的卸载与恢复
   Pins how tool messages whose content has several parts are handled: the offloaded file holds the text
   parts joined with a newline (other parts are ignored), and a reference is found in the first text part
-  even after a non-text part, with or without a space after `Tool result is at:`. After a compaction, a
-  reference in any text part of a kept tool message (not only the first) keeps its file. A tool message whose
-  file cannot be written whole (a full disk) stays as it was, no partial file is left behind, and saving
-  leaves no file descriptor open, also when the write fails.
+  even after a non-text part, with or without a space after `Tool result is at:`, and with blank space or
+  newlines around it. After a compaction, a reference in any text part of a kept tool message (not only
+  the first) keeps its file. A tool message whose file cannot be written whole (a full disk) stays as it
+  was, no partial file is left behind, and saving leaves no file descriptor open, also when the write
+  fails.
 
   @CTX-034
   Scenario: 多个文本片段的 tool 消息卸载后文件内容为各片段以换行连接
@@ -134,3 +135,28 @@ Feature: 多片段 tool 消息的卸载与恢复
     And 模型的总结回复为 "## Current Status\n读取完成"
     When 执行 compact 清理阶段
     Then `{offloaded}/kept.txt` 应保留且内容不变，其余卸载文件都应被删除并恰好列入 `deletedFiles`
+
+  @CTX-085
+  Scenario: 恢复时引用前后的空白与换行不影响识别
+    Given 一个会话 offload 目录与一个使用脚本化模型 "main-model" 的 ContextCompactor（`preserveCount=5`）
+    And offload 文件:
+      | file                     | content |
+      | {offloaded}/first.txt    | 第一个工具输出 |
+      | {offloaded}/second.txt   | 第二个工具输出 |
+    And 模型的总结回复为 "## Current Status\n摘要"
+    And 历史消息为:
+      | role      | text                                          | call  |
+      | user      | 读取两个文件                                        |       |
+      | assistant | 调用 read                                       | c1,c2 |
+      | tool      | \n  Tool result is at: {offloaded}/first.txt   | c1    |
+      | tool      | Tool result is at: {offloaded}/second.txt\n    | c2    |
+      | assistant | 读完了                                           |       |
+      | user      | 继续                                            |       |
+      | assistant | 好的                                            |       |
+      | user      | 谢谢                                            |       |
+      | assistant | 不客气                                           |       |
+      | user      | 再见                                            |       |
+    When 执行 compact
+    Then 总结模型看到的第 `3` 条消息应为 "第一个工具输出"
+    And 总结模型看到的第 `4` 条消息应为 "第二个工具输出"
+
