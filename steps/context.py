@@ -2257,6 +2257,7 @@ def _ctx_subject_reference(state: CtxState) -> str:
 def ctx_given_referenced_file(ctx_state: CtxState, kind: str) -> None:
     path = _ctx_subject_reference(ctx_state)
     sized = re.fullmatch(r"一个 (\d+) 字节的 ASCII 文本文件", kind)
+    cjk = re.fullmatch(r"一个由 (\d+) 个中文字符组成、共 (\d+) 字节的 UTF-8 文本文件", kind)
     if kind == "一个命名管道（FIFO）":
         os.mkfifo(path)
     elif kind == "一个命名管道（FIFO）下的路径":
@@ -2273,6 +2274,12 @@ def ctx_given_referenced_file(ctx_state: CtxState, kind: str) -> None:
     elif kind == "一个含无效 UTF-8 字节的文本文件":
         Path(path).write_bytes("日志 ok ".encode() + b"\xff\xfe" + " 结束".encode())
         ctx_state.files[path] = "日志 ok \ufffd\ufffd 结束"  # what the original's readFileSync(utf-8) gives
+    elif cjk:
+        content = "汉" * int(cjk[1])
+        assert len(content.encode("utf-8")) == int(cjk[2]), "scenario data: a CJK character is 3 bytes"
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text(content, encoding="utf-8")
+        ctx_state.files[path] = content
     elif sized:
         content = "a" * int(sized[1])
         Path(path).parent.mkdir(parents=True, exist_ok=True)
