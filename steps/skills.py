@@ -8,6 +8,7 @@ steps check both what the handler prints and what it passed to the port.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import os
@@ -327,6 +328,7 @@ class ImporterContext:
     outside: Path
     links: dict[str, str] = field(default_factory=dict)
     merge_reply: str = ""
+    before_merge: dict[str, str] = field(default_factory=dict)
     result: Mapping[str, Any] | None = None
 
 
@@ -714,11 +716,17 @@ def importer_version_links_kept(importer_ctx: ImporterContext, name: str) -> Non
     _assert_links_kept(kept[0], importer_ctx.links)
 
 
-@given(parsers.parse('导入源技能 "{name}" 中还有一个 {size:d} MB 的文件 "{file}"'))
-def importer_source_large_file(importer_ctx: ImporterContext, name: str, size: int, file: str) -> None:
-    path = importer_ctx.source_dir / name / file
+@given(
+    parsers.re(
+        r'(?P<where>导入源技能|已安装技能) "(?P<name>[^"]+)" 中还有一个 (?P<size>\d+) MB 的文件 '
+        r'"(?P<file>[^"]+)"'
+    )
+)
+def importer_large_file(importer_ctx: ImporterContext, where: str, name: str, size: str, file: str) -> None:
+    root = importer_ctx.source_dir if where == "导入源技能" else importer_ctx.skills_dir
+    path = root / name / file
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(os.urandom(1024 * 1024) * size)
+    path.write_bytes(os.urandom(1024 * 1024) * int(size))
 
 
 @when(parsers.parse('另一个进程导入 "{name}"，在技能目录中出现第一个新条目时被强行终止'))
@@ -732,6 +740,78 @@ def importer_killed_mid_import(
         return importer.import_skills(source, continue_skills=[name])
 
     probes.killed_while_writing(synapse, skills_dir, run_import, moved_in=True)
+
+
+@when(parsers.parse('另一个进程把 "{name}" 合并进 "{target}"，在其旧版本目录中出现第一个新条目时被强行终止'))
+def importer_killed_mid_merge(
+    importer_ctx: ImporterContext, synapse: contract.Implementation, name: str, target: str
+) -> None:
+    skills_dir, source = importer_ctx.skills_dir, str(importer_ctx.source_dir)
+    importer_ctx.before_merge = _skill_files(skills_dir / target)
+
+    def run_merge(implementation: contract.Implementation) -> object:
+        llm = implementation.scripted_llm("skill-model")
+        llm.reply_text(_skill_md("A merge that is never written"))
+        importer = implementation.skill_importer(skills_dir, llm)
+        return importer.import_skills(source, merge_into=[(name, target)])
+
+    probes.killed_while_writing(synapse, skills_dir / target / "versions", run_merge, moved_in=True)
+
+
+def _skill_files(skill: Path) -> dict[str, str]:
+    """A skill's entries without its ``versions/``: a digest of each file, the kind of anything else."""
+    return {
+        relative: hashlib.sha256((skill / relative).read_bytes()).hexdigest() if kind == "file" else kind
+        for relative, kind in probes.tree_entries(skill).items()
+        if relative.split("/")[0] != "versions"
+    }
+
+
+@then(
+    parsers.re(
+        r'技能 "(?P<name>[^"]+)" 的旧版本应为 "(?P<kept>[^"]+)"，'
+        r"(?P<extra>至多再多一个|再加上)与合并前的技能完全相同的版本"
+    )
+)
+def importer_versions_whole(importer_ctx: ImporterContext, name: str, kept: str, extra: str) -> None:
+    """Versions are the visible entries of ``versions/``; hidden ones are no version (REPL-050)."""
+    versions = importer_ctx.skills_dir / name / "versions"
+    found = sorted(p.name for p in versions.iterdir() if not p.name.startswith("."))
+    old = kept.split("、")
+    assert set(old) <= set(found), f"{name} should still keep the versions {old}, has {found}"
+    new = [version for version in found if version not in old]
+    if extra == "至多再多一个":
+        assert len(new) <= 1, f"one merge may add one version to {name}, found new {new}"
+    else:
+        assert new, f"the merge should have kept {name} as it was as a version, found only {found}"
+    for version in new:
+        assert _skill_files(versions / version) == importer_ctx.before_merge, (
+            f"the version {version} of {name} should hold exactly the skill before the merge: "
+            f"{sorted(probes.tree_entries(versions / version).items())}"
+        )
+
+
+@then(parsers.parse('已安装技能 "{name}" 的文件应与合并前完全相同'))
+def importer_unchanged_by_merge(importer_ctx: ImporterContext, name: str) -> None:
+    skill = importer_ctx.skills_dir / name
+    assert _skill_files(skill) == importer_ctx.before_merge, (
+        f"{name} should be as it was before the merge: {sorted(probes.tree_entries(skill).items())}"
+    )
+
+
+@then(parsers.parse('技能 "{name}" 的目录中不应留下以 "." 开头的条目'))
+def importer_no_hidden_leftovers(importer_ctx: ImporterContext, name: str) -> None:
+    hidden = [
+        relative
+        for relative in probes.tree_entries(importer_ctx.skills_dir / name)
+        if any(part.startswith(".") for part in relative.split("/"))
+    ]
+    assert not hidden, f"{name} should hold no temporary entry left by an interrupted write: {hidden}"
+
+
+@given(parsers.parse('技能 "{name}" 的 `versions` 是一个普通文件'))
+def importer_versions_is_file(importer_ctx: ImporterContext, name: str) -> None:
+    (importer_ctx.skills_dir / name / "versions").write_text("not a directory\n", encoding="utf-8")
 
 
 @then(parsers.parse('技能 "{name}" 应要么未被安装，要么已与导入源完全相同'))

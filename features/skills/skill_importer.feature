@@ -396,6 +396,45 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     Then 已安装技能 "lint-fix" 的文件应与导入源中的完全相同
     And 技能目录中不以 "." 开头的目录应恰好为 "git-commit、lint-fix"
 
+  @SKL-060 @beyond-seed
+  Scenario: 保存旧版本时被强行终止的 `--merge` 不留下半个旧版本，再次合并时照常完成
+    The original copies the snapshot straight into `versions/<version>`, so a process killed during the
+    copy leaves a half version that lists, counts and is kept like a whole one (and can push a whole one
+    out). A version appears whole or not at all; the skill itself stays as it was until its version is.
+    Given 技能 "git-commit" 已有 2 个旧版本 `2026-01-01-001` 至 `2026-01-01-002`
+    And 已安装技能 "git-commit" 中还有一个 16 MB 的文件 "data/corpus.bin"
+    And 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    When 另一个进程把 "commit-helper" 合并进 "git-commit"，在其旧版本目录中出现第一个新条目时被强行终止
+    Then 技能 "git-commit" 的旧版本应为 "2026-01-01-001、2026-01-01-002"，至多再多一个与合并前的技能完全相同的版本
+    And 已安装技能 "git-commit" 的文件应与合并前完全相同
+    Given 模型的合并结果依次为描述如下的 SKILL.md
+      | description |
+      | 合并结果    |
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper → git-commit"
+    And 已安装技能 "git-commit" 的描述应为 "合并结果"
+    And 技能 "git-commit" 的旧版本应为 "2026-01-01-001、2026-01-01-002"，再加上与合并前的技能完全相同的版本
+    And 技能 "git-commit" 的目录中不应留下以 "." 开头的条目
+
+  @SKL-061 @beyond-seed
+  Scenario: 旧版本无法保存时 `--merge` 列入 Skipped 并记录错误，目标技能不变
+    A merge replaces the target's SKILL.md only once its old files are kept as a version; when they
+    cannot be (here `versions` is a file), the merge is not carried out and the import goes on.
+    Given 技能 "git-commit" 的 `versions` 是一个普通文件
+    And 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并请求会回复一份合并结果
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then `skill:import` 的退出码应为 0
+    And `skill:import` 的 stdout 应为 "Skipped: commit-helper"
+    And 已安装技能 "git-commit" 的描述仍应为 "Write conventional commits"
+    And 技能 "commit-helper" 不应被安装
+    And 技能 "git-commit" 的目录中不应留下以 "." 开头的条目
+    And `synapse.*` 日志应有 1 条错误，提到 "commit-helper"
+
   @SKL-040
   Scenario: 删除不了的最早旧版本不妨碍合并，记录一条指出该版本的警告
     Given 技能 "git-commit" 已有 20 个旧版本 `2026-01-01-001` 至 `2026-01-01-020`

@@ -38,6 +38,8 @@ logger = logging.getLogger("synapse.skills.importer")
 
 SKILL_FILE = "SKILL.md"
 VERSIONS_DIR = "versions"
+MERGING_FILE = f".{SKILL_FILE}.merging"  # the merged SKILL.md before it replaces the old one
+SNAPSHOT_SUFFIX = ".snapshot"  # a version being copied, hidden until it is whole
 MAX_VERSIONS_DEFAULT = 20
 """Versions kept per skill (``SYNAPSE_SKILL_MAX_VERSIONS``); older ones are removed after a merge."""
 
@@ -203,10 +205,16 @@ class SkillImporter:
             logger.warning("Merging %s into %s failed: the model returned no text", name, target_name)
             result["skipped"].append(name)
             return
-        self._keep_version(target)
-        temporary = target / f".{SKILL_FILE}.merging"
-        temporary.write_text(merged + "\n", encoding="utf-8")
-        os.replace(temporary, target / SKILL_FILE)
+        temporary = target / MERGING_FILE
+        try:
+            self._keep_version(target)
+            temporary.write_text(merged + "\n", encoding="utf-8")
+            os.replace(temporary, target / SKILL_FILE)
+        except OSError as error:
+            temporary.unlink(missing_ok=True)
+            logger.error("Merging %s into %s failed: %s", name, target_name, error)
+            result["skipped"].append(name)
+            return
         result["imported"].append(f"{name} → {target_name}")
 
     async def _similar_to(self, source: Path) -> tuple[str, str] | None:
@@ -249,15 +257,33 @@ class SkillImporter:
 
     # -- versions ----------------------------------------------------------------------------------------
     def _keep_version(self, skill: Path) -> None:
-        """Snapshot the skill's files (without ``versions/``) as ``YYYY-MM-DD-NNN``; keep the newest N."""
+        """Snapshot the skill's files (without ``versions/``) as ``YYYY-MM-DD-NNN``; keep the newest N.
+
+        The snapshot is copied into a hidden sibling and renamed into place, so a version is whole or
+        absent: a process killed during the copy leaves only a hidden leftover, which no listing counts
+        and the next snapshot removes."""
         versions = skill / VERSIONS_DIR
         versions.mkdir(exist_ok=True)
+        for leftover in versions.glob(f".*{SNAPSHOT_SUFFIX}"):
+            shutil.rmtree(leftover, ignore_errors=True)
         today = self._now().strftime("%Y-%m-%d")
         taken = [p.name[len(today) + 1 :] for p in versions.iterdir() if p.name.startswith(f"{today}-")]
         sequence = max((int(n) for n in taken if n.isdigit()), default=0) + 1
         version = f"{today}-{sequence:03d}"
-        shutil.copytree(skill, versions / version, ignore=shutil.ignore_patterns(VERSIONS_DIR), symlinks=True)
-        kept = sorted((p for p in versions.iterdir() if p.is_dir()), key=lambda p: p.name, reverse=True)
+        staging = versions / f".{version}{SNAPSHOT_SUFFIX}"
+        try:
+            shutil.copytree(
+                skill, staging, ignore=shutil.ignore_patterns(VERSIONS_DIR, MERGING_FILE), symlinks=True
+            )
+            staging.rename(versions / version)
+        except OSError:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        kept = sorted(
+            (p for p in versions.iterdir() if p.is_dir() and not p.name.startswith(".")),
+            key=lambda p: p.name,
+            reverse=True,
+        )
         for stale in kept[_max_versions(os.environ) :]:
             # Housekeeping: a version that cannot be removed must not undo the merge, but is reported.
             try:

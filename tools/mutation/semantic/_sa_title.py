@@ -6,8 +6,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from synapse_ref.adapter import ReferenceImplementation
-from tools.mutation.semantic._support import Delegate
+from tools.mutation.semantic._support import Delegate, SessionMutant
 
 TitleRule = Callable[[str], "str | None"]
 MAX_LENGTH = 50
@@ -60,21 +59,12 @@ class TitledSession(Delegate):
             self._inner.rewrite_history(messages)
 
 
-class TitleMutant(ReferenceImplementation):
+class TitleMutant(SessionMutant):
     """Wraps every session the implementation hands out."""
 
     @staticmethod
     def rule(text: str) -> str | None:
         raise NotImplementedError
 
-    def _wrap(self, session: Any) -> Any:
+    def wrap_session(self, session: Any) -> Any:
         return TitledSession(session, self.rule) if session is not None else None
-
-    def create_session(self, sessions_dir: Any, **options: Any) -> Any:
-        return self._wrap(super().create_session(sessions_dir, **options))
-
-    def find_session(self, session_id: str, sessions_dir: Any, **options: Any) -> Any:
-        return self._wrap(super().find_session(session_id, sessions_dir, **options))
-
-    def continue_session(self, sessions_dir: Any) -> Any:
-        return self._wrap(super().continue_session(sessions_dir))

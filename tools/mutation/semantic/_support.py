@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from synapse_ref.adapter import ReferenceImplementation
+
 
 class Delegate:
     """Forwards every attribute it does not define to the wrapped component.
@@ -23,6 +25,27 @@ class Delegate:
             object.__setattr__(self, name, value)
         else:
             setattr(object.__getattribute__(self, "_inner"), name, value)
+
+
+class SessionMutant(ReferenceImplementation):
+    """An implementation that hands out every session wrapped by ``session_class``.
+
+    Sessions come from three doors (create, find, continue); a session mutant must break all of them,
+    or a scenario that resumes a session would meet the reference's."""
+
+    session_class: type[Delegate]
+
+    def wrap_session(self, session: Any) -> Any:
+        return self.session_class(session) if session is not None else None
+
+    def create_session(self, sessions_dir: Any, **options: Any) -> Any:
+        return self.wrap_session(super().create_session(sessions_dir, **options))
+
+    def find_session(self, session_id: str, sessions_dir: Any, **options: Any) -> Any:
+        return self.wrap_session(super().find_session(session_id, sessions_dir, **options))
+
+    def continue_session(self, sessions_dir: Any) -> Any:
+        return self.wrap_session(super().continue_session(sessions_dir))
 
 
 def replace_record(record: Any, **changes: Any) -> Any:

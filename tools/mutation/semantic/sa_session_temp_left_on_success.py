@@ -14,8 +14,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from synapse_ref.adapter import ReferenceImplementation
-from tools.mutation.semantic._support import Delegate
+from tools.mutation.semantic._support import Delegate, SessionMutant
 
 AREAS = ("session",)
 PATTERN = "state checked after one branch only"
@@ -36,21 +35,9 @@ class Session(Delegate):
         self._mut_leave_copy()
 
 
-def wrap(session: Any) -> Any:
-    return Session(session) if session is not None else None
-
-
-class Mutant(ReferenceImplementation):
+class Mutant(SessionMutant):
     name = "semantic-sa_session_temp_left_on_success"
-
-    def create_session(self, sessions_dir: Any, **options: Any) -> Any:
-        return wrap(super().create_session(sessions_dir, **options))
-
-    def find_session(self, session_id: str, sessions_dir: Any, **options: Any) -> Any:
-        return wrap(super().find_session(session_id, sessions_dir, **options))
-
-    def continue_session(self, sessions_dir: Any) -> Any:
-        return wrap(super().continue_session(sessions_dir))
+    session_class = Session
 
 
 implementation = Mutant

@@ -11,8 +11,7 @@ import os
 import re
 from typing import Any
 
-from synapse_ref.adapter import ReferenceImplementation
-from tools.mutation.semantic._support import Delegate, patched_env
+from tools.mutation.semantic._support import Delegate, SessionMutant, patched_env
 
 AREAS = ("session",)
 PATTERN = "parseInt-style parsing"
@@ -32,24 +31,13 @@ class Session(Delegate):
             self._inner.update_usage(usage, model)
 
 
-class Mutant(ReferenceImplementation):
+class Mutant(SessionMutant):
     name = "semantic-sa_usage_rounds_env_strict"
+    session_class = Session
 
     def accumulate_usage(self, usage: Any, round_usage: Any, pricing: Any = None) -> Any:
         with strict():
             return super().accumulate_usage(usage, round_usage, pricing)
-
-    def _wrap(self, session: Any) -> Any:
-        return Session(session) if session is not None else None
-
-    def create_session(self, sessions_dir: Any, **options: Any) -> Any:
-        return self._wrap(super().create_session(sessions_dir, **options))
-
-    def find_session(self, session_id: str, sessions_dir: Any, **options: Any) -> Any:
-        return self._wrap(super().find_session(session_id, sessions_dir, **options))
-
-    def continue_session(self, sessions_dir: Any) -> Any:
-        return self._wrap(super().continue_session(sessions_dir))
 
 
 implementation = Mutant

@@ -9,10 +9,8 @@ from __future__ import annotations
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
 
-from synapse_ref.adapter import ReferenceImplementation
-from tools.mutation.semantic._support import Delegate
+from tools.mutation.semantic._support import Delegate, SessionMutant
 
 AREAS = ("session",)
 PATTERN = "state checked after one branch only"
@@ -33,21 +31,9 @@ class Session(Delegate):
             shutil.rmtree(keep.parent, ignore_errors=True)
 
 
-def wrap(session: Any) -> Any:
-    return Session(session) if session is not None else None
-
-
-class Mutant(ReferenceImplementation):
+class Mutant(SessionMutant):
     name = "semantic-session_clear_keeps_offloads"
-
-    def create_session(self, sessions_dir: Any, **options: Any) -> Any:
-        return wrap(super().create_session(sessions_dir, **options))
-
-    def find_session(self, session_id: str, sessions_dir: Any, **options: Any) -> Any:
-        return wrap(super().find_session(session_id, sessions_dir, **options))
-
-    def continue_session(self, sessions_dir: Any) -> Any:
-        return wrap(super().continue_session(sessions_dir))
+    session_class = Session
 
 
 implementation = Mutant

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from synapse_ref.adapter import ReferenceImplementation
-from tools.mutation.semantic._support import Delegate
+from tools.mutation.semantic._support import Delegate, SessionMutant
 
 AREAS = ("session", "agent", "repl")
 PATTERN = "precedence between two sources of one value"
@@ -25,21 +24,9 @@ class Session(Delegate):
         self._inner.update_usage(usage, model)
 
 
-def wrap(session: Any) -> Any:
-    return Session(session) if session is not None else None
-
-
-class Mutant(ReferenceImplementation):
+class Mutant(SessionMutant):
     name = "semantic-session_round_model_ignored"
-
-    def create_session(self, sessions_dir: Any, **options: Any) -> Any:
-        return wrap(super().create_session(sessions_dir, **options))
-
-    def find_session(self, session_id: str, sessions_dir: Any, **options: Any) -> Any:
-        return wrap(super().find_session(session_id, sessions_dir, **options))
-
-    def continue_session(self, sessions_dir: Any) -> Any:
-        return wrap(super().continue_session(sessions_dir))
+    session_class = Session
 
 
 implementation = Mutant
