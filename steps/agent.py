@@ -181,6 +181,7 @@ class AgentWorld:
     removed: Callable[[Mapping[str, Any]], bool] | None = None
     compact_result: contract.CompactResult | None = None
     char_counter: CharTokenCounter = field(default_factory=CharTokenCounter)
+    expected_rounds: list[dict[str, int]] = field(default_factory=list)
     sleep: RecordingSleep = field(default_factory=RecordingSleep)
 
     # -- building ------------------------------------------------------------------------------------------
@@ -2257,3 +2258,38 @@ def agent_history_ends_with_parts_reply(agent_world: AgentWorld) -> None:
     assert last.get("role") == "assistant" and not last.get("toolCalls") and kept == sent, (
         f"the history should end with the assistant reply and its text parts {sent}, got {last}"
     )
+
+
+USAGE_KEYS = ("inputOther", "output", "inputCacheRead", "inputCacheCreation")
+
+
+@given("一个新会话，模型先调用一轮工具、再直接回复，两次回复的用量依次为:")
+def agent_two_rounds_with_usage(agent_world: AgentWorld, datatable: list[list[str]]) -> None:
+    header, *rows = datatable
+    usages = [{key: int(value) for key, value in zip(header, row, strict=True)} for row in rows]
+    assert len(usages) == 2 and all(set(u) == set(USAGE_KEYS) for u in usages), "scenario data"
+    agent_world.new_session([])
+    agent_world.llm.reply_tool_calls([{"name": "Bash", "arguments": {"command": "ls"}}], usage=usages[0])
+    agent_world.llm.reply_text("完成", usage=usages[1])
+    agent_world.expected_rounds = usages
+
+
+@then("会话用量的各轮应依次是这两次回复的用量，累计值为它们之和")
+def agent_usage_of_every_round(agent_world: AgentWorld) -> None:
+    agent_world.succeeded()
+    expected = agent_world.expected_rounds
+    usage = agent_world.resumed_session().get_usage()
+    rounds = [{key: r.get(key) for key in USAGE_KEYS} for r in usage["rounds"]]
+    assert rounds == expected, (
+        f"every model call's usage should be one round, in order: {expected}, got {rounds}"
+    )
+    totals = {
+        "totalInputOther": "inputOther",
+        "totalOutput": "output",
+        "totalCacheRead": "inputCacheRead",
+        "totalCacheCreation": "inputCacheCreation",
+    }
+    for total, key in totals.items():
+        assert usage[total] == sum(u[key] for u in expected), (
+            f"{total} should be the sum of both calls' {key}, got {usage[total]}"
+        )
