@@ -5,10 +5,9 @@ Feature: AgentRunner 与会话、上下文的衔接细节
   会话是真实的，token 计数器按字符计数；模型是脚本化替身。
 
   How the AgentRunner works with the session and the context layer: what session information a stop hook
-  sees, a round that offloads without compacting, a forced compaction without a session, and the log lines
-  of the history sanitizer, and the usage of every model call of a request (tool rounds too) recorded in
-  the session. The session is real, the token counter counts characters, and the model is a
-  scripted double.
+  sees, a round that offloads without compacting, a forced compaction without a session, the log lines of
+  the history sanitizer, and the usage of every model call of a request (tool rounds too) recorded in the
+  session. The session is real, the token counter counts characters, and the model is a scripted double.
 
   @AGT-039
   Scenario: Stop Hook 看到会话 id、完整历史与 runner 的工作目录
