@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from synapse_ref.context.compactor import OFFLOAD_REFERENCE_PREFIX, ContextCompactor, _first_text
+from synapse_ref.context.compactor import ContextCompactor, _first_text
+from synapse_ref.context.context_manager import OFFLOAD_REFERENCE_PREFIX
 from tools.mutation.semantic._sf_compactor import CompactorMutant
 
 AREAS = ("context",)
