@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from unittest.mock import AsyncMock, NonCallableMagicMock
 
 import pytest
@@ -181,6 +181,7 @@ class AgentWorld:
     removed: Callable[[Mapping[str, Any]], bool] | None = None
     compact_result: contract.CompactResult | None = None
     char_counter: CharTokenCounter = field(default_factory=CharTokenCounter)
+    expected_rounds: list[dict[str, int]] = field(default_factory=list)
     sleep: RecordingSleep = field(default_factory=RecordingSleep)
 
     # -- building ------------------------------------------------------------------------------------------
@@ -2207,3 +2208,88 @@ def agent_history_with_incomplete_round(agent_world: AgentWorld, docstring: str)
     agent_world.seed_history = history
     marked = [json.dumps(history[i], sort_keys=True) for i in sorted(dropped)]
     agent_world.removed = lambda m: json.dumps(m, sort_keys=True) in marked
+
+
+@dataclass
+class _PartsReply:
+    message: contract.Message
+    usage: dict[str, int]
+
+
+class _PartsModel:
+    """A model whose one reply is an assistant message made of the given parts (text and others)."""
+
+    def __init__(self, model: str, parts: list[dict[str, str]]) -> None:
+        self.model_name = model
+        self.parts = parts
+        self.calls = 0
+
+    async def generate(
+        self,
+        system_prompt: str,
+        messages: Any,
+        tools: Any = (),
+        *,
+        max_tokens: int | None = None,
+        signal: Any = None,
+    ) -> _PartsReply:
+        self.calls += 1
+        assert self.calls == 1, "setting up: the model was scripted for one reply only"
+        return _PartsReply({"role": "assistant", "content": copy.deepcopy(self.parts)}, {})
+
+    def with_model(self, model: str) -> _PartsModel:
+        return self
+
+
+@given("模型直接回复，回复依次由以下片段组成")
+def agent_reply_of_parts(agent_world: AgentWorld, datatable: list[list[str]]) -> None:
+    header, *rows = datatable
+    parts = [dict(zip(header, row, strict=True)) for row in rows]
+    agent_world.llm = cast(contract.ScriptedLLM, _PartsModel(MODEL, parts))
+
+
+@then("历史的最后一条消息应是这条 assistant 回复，文本片段与模型发来的相同")
+def agent_history_ends_with_parts_reply(agent_world: AgentWorld) -> None:
+    model = agent_world.llm
+    assert isinstance(model, _PartsModel), "setting up: the model should reply with parts"
+    last = agent_world.runner().history[-1]
+    sent = [p for p in model.parts if p.get("type") == "text"]
+    kept = [p for p in last.get("content") or [] if isinstance(p, dict) and p.get("type") == "text"]
+    assert last.get("role") == "assistant" and not last.get("toolCalls") and kept == sent, (
+        f"the history should end with the assistant reply and its text parts {sent}, got {last}"
+    )
+
+
+USAGE_KEYS = ("inputOther", "output", "inputCacheRead", "inputCacheCreation")
+
+
+@given("一个新会话，模型先调用一轮工具、再直接回复，两次回复的用量依次为:")
+def agent_two_rounds_with_usage(agent_world: AgentWorld, datatable: list[list[str]]) -> None:
+    header, *rows = datatable
+    usages = [{key: int(value) for key, value in zip(header, row, strict=True)} for row in rows]
+    assert len(usages) == 2 and all(set(u) == set(USAGE_KEYS) for u in usages), "scenario data"
+    agent_world.new_session([])
+    agent_world.llm.reply_tool_calls([{"name": "Bash", "arguments": {"command": "ls"}}], usage=usages[0])
+    agent_world.llm.reply_text("完成", usage=usages[1])
+    agent_world.expected_rounds = usages
+
+
+@then("会话用量的各轮应依次是这两次回复的用量，累计值为它们之和")
+def agent_usage_of_every_round(agent_world: AgentWorld) -> None:
+    agent_world.succeeded()
+    expected = agent_world.expected_rounds
+    usage = agent_world.resumed_session().get_usage()
+    rounds = [{key: r.get(key) for key in USAGE_KEYS} for r in usage["rounds"]]
+    assert rounds == expected, (
+        f"every model call's usage should be one round, in order: {expected}, got {rounds}"
+    )
+    totals = {
+        "totalInputOther": "inputOther",
+        "totalOutput": "output",
+        "totalCacheRead": "inputCacheRead",
+        "totalCacheCreation": "inputCacheCreation",
+    }
+    for total, key in totals.items():
+        assert usage[total] == sum(u[key] for u in expected), (
+            f"{total} should be the sum of both calls' {key}, got {usage[total]}"
+        )

@@ -2257,6 +2257,7 @@ def _ctx_subject_reference(state: CtxState) -> str:
 def ctx_given_referenced_file(ctx_state: CtxState, kind: str) -> None:
     path = _ctx_subject_reference(ctx_state)
     sized = re.fullmatch(r"一个 (\d+) 字节的 ASCII 文本文件", kind)
+    cjk = re.fullmatch(r"一个由 (\d+) 个中文字符组成、共 (\d+) 字节的 UTF-8 文本文件", kind)
     if kind == "一个命名管道（FIFO）":
         os.mkfifo(path)
     elif kind == "一个命名管道（FIFO）下的路径":
@@ -2273,6 +2274,12 @@ def ctx_given_referenced_file(ctx_state: CtxState, kind: str) -> None:
     elif kind == "一个含无效 UTF-8 字节的文本文件":
         Path(path).write_bytes("日志 ok ".encode() + b"\xff\xfe" + " 结束".encode())
         ctx_state.files[path] = "日志 ok \ufffd\ufffd 结束"  # what the original's readFileSync(utf-8) gives
+    elif cjk:
+        content = "汉" * int(cjk[1])
+        assert len(content.encode("utf-8")) == int(cjk[2]), "scenario data: a CJK character is 3 bytes"
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_text(content, encoding="utf-8")
+        ctx_state.files[path] = content
     elif sized:
         content = "a" * int(sized[1])
         Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -2574,4 +2581,39 @@ def ctx_then_inside_or_reference(
     unexpected = {text for text in ctx_restored_texts if text not in (content, reference)}
     assert not unexpected, (
         f"each restore should give the file's own content or keep the reference: {unexpected}"
+    )
+
+
+@given(
+    parsers.parse(
+        '第 `{number:d}` 条 tool 消息的内容改为文本片段 "{text}" 加上引用 `{file}` 的第二个文本片段'
+    )
+)
+def ctx_given_reference_in_second_part(ctx_state: CtxState, number: int, text: str, file: str) -> None:
+    message = ctx_state.messages[number - 1]
+    assert message["role"] == "tool", f"scenario data: message {number} should be a tool message"
+    path = ctx_state.expand(file)
+    assert path in ctx_state.files, f"scenario data: {path} should be one of the offload files"
+    ctx_state.messages[number - 1] = {
+        **message,
+        "content": [
+            {"type": "text", "text": text},
+            {"type": "text", "text": f"{REFERENCE_PREFIX} {path}"},
+        ],
+    }
+
+
+@then(parsers.parse("`{file}` 应保留且内容不变，其余卸载文件都应被删除并恰好列入 `deletedFiles`"))
+def ctx_then_only_file_kept(ctx_state: CtxState, file: str) -> None:
+    result = _ctx_assert_compacted(ctx_state, ctx_state.preserve_count)
+    kept = ctx_state.expand(file)
+    assert Path(kept).is_file() and Path(kept).read_text(encoding="utf-8") == ctx_state.files[kept], (
+        f"{kept} is referenced by the kept tail and must stay as it was"
+    )
+    others = {_ctx_real(p) for p in ctx_state.files if p != kept}
+    for path in others:
+        assert not Path(path).exists(), f"{path} is not referenced by the kept tail and should be deleted"
+    deleted = [_ctx_real(p) for p in result.deleted_files]
+    assert sorted(deleted) == sorted(others), (
+        f"deletedFiles should list exactly {sorted(others)}, got {deleted}"
     )

@@ -1149,6 +1149,19 @@ def hook_given_hooks_with_messages(
         hook_world.hook_messages.append(row["message"])
 
 
+@given("`stopHookRegistry.executeAll` 返回以下 message（JSON 字符串，保留首尾空白与换行）")
+def hook_given_hooks_with_json_messages(
+    synapse: Implementation, hook_world: HookWorld, datatable: list[list[str]]
+) -> None:
+    _hook_executor(synapse, hook_world, enabled=True)
+    hook_world.executor.init()
+    for row in _table(datatable):
+        # A cell's \n is already a newline (Gherkin unescapes it); strict=False accepts it in the string.
+        message = json.loads(row["message"], strict=False)
+        _register_hook(hook_world, row["name"], {"message": message})
+        hook_world.hook_messages.append(message)
+
+
 @when("调用 `executeAndAppend(finalResponse, context)`")
 def hook_when_execute_and_append(hook_world: HookWorld, docstring: str) -> None:
     _execute(hook_world, docstring)

@@ -1,4 +1,5 @@
-"""An offload file's extension is ``json`` exactly when ``json.loads`` accepts its content."""
+"""An offload file's extension is ``json`` exactly when ``json.loads`` accepts its content without the
+``NaN``/``Infinity`` constants (which ``JSON.parse`` refuses)."""
 
 from __future__ import annotations
 
@@ -31,9 +32,13 @@ contents = st.one_of(
 )
 
 
+def _refuse(name: str) -> float:
+    raise ValueError(name)
+
+
 def _accepted(content: str) -> bool:
     try:
-        json.loads(content)
+        json.loads(content, parse_constant=_refuse)
     except (ValueError, RecursionError):
         return False
     return True

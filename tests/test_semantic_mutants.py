@@ -74,6 +74,7 @@ REBUILT = {
     "tools.mutation.semantic._runner": "_baseline_loop",
     "tools.mutation.semantic._sanitizer": "_baseline_sanitizer",
     "tools.mutation.semantic._orchestrator": "_baseline_orchestrator",
+    "tools.mutation.semantic._sf_compactor": "_baseline_orchestrator",
     "OffloadManager": "_baseline_offload",
 }
 

@@ -1,12 +1,13 @@
 @agent @beyond-seed
 Feature: AgentRunner 与会话、上下文的衔接细节
-  Stop Hook 看到的会话信息、只卸载不压缩的一轮、没有会话时的强制压缩，以及清洗历史时的日志。
+  Stop Hook 看到的会话信息、只卸载不压缩的一轮、没有会话时的强制压缩、清洗历史时的日志，以及每次模型调用的用量
+  （工具轮次也算）都计入会话。
   会话是真实的，token 计数器按字符计数；模型是脚本化替身。
 
   How the AgentRunner works with the session and the context layer: what session information a stop hook
-  sees, a round that offloads without compacting, a forced compaction without a session, and the log lines
-  of the history sanitizer. The session is real, the token counter counts characters, and the model is a
-  scripted double.
+  sees, a round that offloads without compacting, a forced compaction without a session, the log lines of
+  the history sanitizer, and the usage of every model call of a request (tool rounds too) recorded in the
+  session. The session is real, the token counter counts characters, and the model is a scripted double.
 
   @AGT-039
   Scenario: Stop Hook 看到会话 id、完整历史与 runner 的工作目录
@@ -101,3 +102,13 @@ Feature: AgentRunner 与会话、上下文的衔接细节
       | a.txt  |             | a.txt                   |
       | a.txt  | exit code 0 | a.txt\\n\\nexit code 0  |
       |        | exit code 1 | exit code 1             |
+
+  @AGT-088
+  Scenario: 一次请求中每一次模型调用的用量都计入会话，工具轮次也不例外
+    Given 一个新会话，模型先调用一轮工具、再直接回复，两次回复的用量依次为:
+      | inputOther | output | inputCacheRead | inputCacheCreation |
+      | 100        | 20     | 10             | 5                  |
+      | 150        | 30     | 40             | 0                  |
+    When 执行 `runner.run(...)`
+    Then 会话用量的各轮应依次是这两次回复的用量，累计值为它们之和
+

@@ -4,7 +4,8 @@ Feature: Context compaction 触发规则
   when the offload left the history over the threshold, freed less than `compactTriggerThreshold`, and no
   compaction was attempted (successfully or not) in the last `compactCooldownSteps` steps.
   The ContextManager and the ContextCompactor are replaced by recording doubles, so each scenario states
-  exactly what the offload reports.
+  exactly what the offload reports. The "still exceeds the threshold" warning is decided on the compacted
+  history when a compaction succeeded, else on the offload's count.
 
   Background:
     Given 一个注入了 ContextManager 与 ContextCompactor 替身的 `ContextOrchestrator`，配置为:
@@ -103,3 +104,27 @@ Feature: Context compaction 触发规则
     Then `forceCompact` 应把历史直接交给 compact 替身（不先 offload）并返回它的结果
     And 接下来的 2 次 `offloadIfNeeded(...)` 都不应触发 compact
     And 再下一次 `offloadIfNeeded(...)` 应触发 compact
+
+  @CTX-086 @beyond-seed
+  Scenario: 触发的 compact 成功且压缩后低于阈值时不再记录仍超阈值的 warning
+    Given offload 替身报告:
+      | offloadedCount | previousTokens | currentTokens | freedTokens |
+      | 0              | 100000         | 90000         | 10000       |
+    And `stillExceedsThreshold=true` 且 `freedTokens < compactTriggerThreshold`
+    And compact 替身返回 `success=true`
+    When 执行 `offloadIfNeeded(...)`
+    Then 应调用 `ContextCompactor.compact(...)`
+    And 编排结果应采用 compact 替身返回的消息
+    And 日志不应记录 context 仍超阈值的 warning
+
+  @CTX-087 @beyond-seed
+  Scenario: 触发的 compact 失败时以 offload 后的 token 判断，仍记录超阈值的 warning
+    Given offload 替身报告:
+      | offloadedCount | previousTokens | currentTokens | freedTokens |
+      | 0              | 100000         | 90000         | 10000       |
+    And `stillExceedsThreshold=true` 且 `freedTokens < compactTriggerThreshold`
+    And compact 替身返回 `success=false`
+    When 执行 `offloadIfNeeded(...)`
+    Then 应调用 `ContextCompactor.compact(...)`
+    And 日志应记录 context 卸载后仍超阈值的 warning
+

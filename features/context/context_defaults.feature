@@ -23,6 +23,8 @@ Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
       | 默认值     | (未设置)                                                                | 14999 | 15000 | 5  |
       | 环境变量    | SYNAPSE_COMPACT_TRIGGER_THRESHOLD=20000 SYNAPSE_COMPACT_COOLDOWN_STEPS=2 | 19999 | 20000 | 2  |
       | 非法值回退默认 | SYNAPSE_COMPACT_TRIGGER_THRESHOLD=abc SYNAPSE_COMPACT_COOLDOWN_STEPS=0   | 14999 | 15000 | 5  |
+      | 负数回退默认  | SYNAPSE_COMPACT_TRIGGER_THRESHOLD=-5 SYNAPSE_COMPACT_COOLDOWN_STEPS=-2   | 14999 | 15000 | 5  |
+      | 小数取整数前缀 | SYNAPSE_COMPACT_TRIGGER_THRESHOLD=20000.9 SYNAPSE_COMPACT_COOLDOWN_STEPS=2.5 | 19999 | 20000 | 2  |
 
   @CTX-024
   Scenario Outline: 编排器用真实组件按环境变量卸载并压缩 — SYNAPSE_COMPACT_MODEL=<压缩模型>
@@ -53,6 +55,7 @@ Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
       | main-model    | main-model    | 3  | 3   | 1000 | 1200 |
       | compact-model | compact-model | 3  | 3   | 1001 | 1202 |
       | compact-model | compact-model | 0  | 5   | 0    | 9600 |
+      | Main-Model    | Main-Model    | 3  | 3   | 1000 | 1200 |
 
   @CTX-025
   Scenario: JSON 格式的工具输出卸载为 .json 文件，其余为 .txt 文件
@@ -89,3 +92,6 @@ Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
       | 以 [ 开头但不是 JSON 的文本 | [stderr] build failed: missing semicolon in src/app.ts at line 42          | .txt  |
       | 以字节序标记开头的 JSON 对象 | {U+FEFF}{"path": "a.py", "note": "a byte-order mark is not JSON whitespace"}  | .txt  |
       | JSON 对象后跟不换行空格      | {"path": "a.py", "note": "a no-break space is not JSON whitespace"}{U+00A0}   | .txt  |
+      | 含 NaN 的类 JSON 对象      | {"ratio": NaN, "note": "JSON.parse refuses NaN, so this is plain text"}      | .txt  |
+      | 含 Infinity 的类 JSON 数组 | [1, -Infinity, Infinity, "JSON.parse refuses the Infinity constants"]       | .txt  |
+      | 超出浮点范围的数字             | {"big": 1e999, "note": "JSON.parse reads a huge number as Infinity"}        | .json |

@@ -2,9 +2,11 @@
 Feature: 多片段 tool 消息的卸载与恢复
   Pins how tool messages whose content has several parts are handled: the offloaded file holds the text
   parts joined with a newline (other parts are ignored), and a reference is found in the first text part
-  even after a non-text part, with or without a space after `Tool result is at:`. A tool message whose
-  file cannot be written whole (a full disk) stays as it was, no partial file is left behind, and saving
-  leaves no file descriptor open, also when the write fails.
+  even after a non-text part, with or without a space after `Tool result is at:`, and with blank space or
+  newlines around it. After a compaction, a reference in any text part of a kept tool message (not only
+  the first) keeps its file. A tool message whose file cannot be written whole (a full disk) stays as it
+  was, no partial file is left behind, and saving leaves no file descriptor open, also when the write
+  fails.
 
   @CTX-034
   Scenario: 多个文本片段的 tool 消息卸载后文件内容为各片段以换行连接
@@ -108,3 +110,53 @@ Feature: 多片段 tool 消息的卸载与恢复
     When 在实现进程只能写入 `250` 字节以内的文件且只能再打开 `8` 个文件时调用 `offloadIfNeeded(messages)`
     Then `offloadedCount` 应为 `20`
     And 前 `20` 条消息应保持原文，其后的 tool 消息都应被卸载且文件内容完整
+
+  @CTX-084
+  Scenario: 保留区 tool 消息的第二个文本片段中的卸载引用也让文件保留
+    Given 一个会话 offload 目录与一个使用脚本化模型 "main-model" 的 ContextCompactor（`preserveCount=5`）
+    And offload 文件:
+      | file                    | content     |
+      | {offloaded}/early.txt   | 早期的工具输出     |
+      | {offloaded}/kept.txt    | 保留区仍引用的工具输出 |
+      | {offloaded}/orphan.txt  | 无人引用的工具输出   |
+    And 历史消息为:
+      | role      | text                                     | call |
+      | user      | 读取早期输出                                   |      |
+      | assistant | 调用 read                                  | c1   |
+      | tool      | Tool result is at: {offloaded}/early.txt | c1   |
+      | assistant | 读完了                                      |      |
+      | user      | 再读取一次                                    |      |
+      | user      | 请读取保留的输出                                 |      |
+      | assistant | 调用 read                                  | c2   |
+      | tool      | 占位                                       | c2   |
+      | assistant | 读完了                                      |      |
+      | user      | 继续                                       |      |
+    And 第 `8` 条 tool 消息的内容改为文本片段 "输出较长，已卸载：" 加上引用 `{offloaded}/kept.txt` 的第二个文本片段
+    And 模型的总结回复为 "## Current Status\n读取完成"
+    When 执行 compact 清理阶段
+    Then `{offloaded}/kept.txt` 应保留且内容不变，其余卸载文件都应被删除并恰好列入 `deletedFiles`
+
+  @CTX-085
+  Scenario: 恢复时引用前后的空白与换行不影响识别
+    Given 一个会话 offload 目录与一个使用脚本化模型 "main-model" 的 ContextCompactor（`preserveCount=5`）
+    And offload 文件:
+      | file                     | content |
+      | {offloaded}/first.txt    | 第一个工具输出 |
+      | {offloaded}/second.txt   | 第二个工具输出 |
+    And 模型的总结回复为 "## Current Status\n摘要"
+    And 历史消息为:
+      | role      | text                                          | call  |
+      | user      | 读取两个文件                                        |       |
+      | assistant | 调用 read                                       | c1,c2 |
+      | tool      | \n  Tool result is at: {offloaded}/first.txt   | c1    |
+      | tool      | Tool result is at: {offloaded}/second.txt\n    | c2    |
+      | assistant | 读完了                                           |       |
+      | user      | 继续                                            |       |
+      | assistant | 好的                                            |       |
+      | user      | 谢谢                                            |       |
+      | assistant | 不客气                                           |       |
+      | user      | 再见                                            |       |
+    When 执行 compact
+    Then 总结模型看到的第 `3` 条消息应为 "第一个工具输出"
+    And 总结模型看到的第 `4` 条消息应为 "第二个工具输出"
+

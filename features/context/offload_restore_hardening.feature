@@ -80,6 +80,20 @@ Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普�
       | abc  | 1048577 | 保持引用原文，并有指明该引用路径的 warning |
       | 0    | 1048577 | 保持引用原文，并有指明该引用路径的 warning |
 
+  @CTX-088
+  Scenario Outline: 恢复的文件大小上限按字节计，不按字符计 — <字符数> 个中文字符、<字节数> 字节
+    Given 环境变量 `SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES` 为 "100"
+    And 一段 10 条消息的历史，第 `3` 条 tool 消息引用 `{offloaded}/sized.txt`
+    And 被引用的卸载文件是一个由 <字符数> 个中文字符组成、共 <字节数> 字节的 UTF-8 文本文件
+    When 执行 compact，最多等待 10 秒
+    Then 压缩应在时限内成功完成
+    And 总结模型看到的第 `3` 条消息应<结果>
+
+    Examples:
+      | 字符数 | 字节数 | 结果                                  |
+      | 33  | 99  | 为该文件的内容                        |
+      | 34  | 102 | 保持引用原文，并有指明该引用路径的 warning |
+
   @CTX-045
   Scenario: 另一个进程反复把卸载文件换成指向目录外的符号链接时，恢复永远读不到目录外的内容
     Given 一段 10 条消息的历史，第 `3` 条 tool 消息引用 `{offloaded}/swap.txt`

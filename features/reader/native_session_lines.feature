@@ -58,3 +58,20 @@ Feature: ConversationReader 读取 Synapse 自身的会话行
       | read |
       | bash |
       | edit |
+
+  @RDR-070
+  Scenario: tool 行的内容由多个文本片段组成时，结果是各片段以换行连接
+    A `role: "tool"` line's content is read like a `tool_result` block's (RDR-034): text parts joined by
+    a newline, so two chunks of one output never run together.
+    Given 会话文件内容如下
+      """
+      {"role":"user","content":[{"type":"text","text":"跑一下测试"}]}
+      {"role":"assistant","content":[{"type":"text","text":"好的。"}],"toolCalls":[{"id":"call-1","name":"bash","arguments":"{\"command\":\"npm test\"}"},{"id":"call-2","name":"read","arguments":"{\"path\":\"a.log\"}"}]}
+      {"role":"tool","toolCallId":"call-1","content":[{"type":"text","text":"3 passed"},{"type":"text","text":"1 failed"}]}
+      {"role":"tool","toolCallId":"call-2","content":[{"type":"text","text":"日志第一行"}]}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 第 3 个 turn 的 toolResults 内容应为
+      | toolUseId | content            |
+      | call-1    | 3 passed\n1 failed |
+      | call-2    | 日志第一行             |

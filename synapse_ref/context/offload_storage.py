@@ -101,14 +101,22 @@ def _uuid4() -> str:
 _VARIANT = {digit: "89ab"[int(digit, 16) & 3] for digit in "0123456789abcdef"}
 """RFC 4122 variant: the two top bits of the 17th digit are ``10``."""
 
-_JSON_START = frozenset('{["-0123456789tfnNI')
-"""What a text ``json.loads`` accepts starts with (after JSON whitespace), NaN and Infinity included."""
+_JSON_START = frozenset('{["-0123456789tfn')
+"""What a JSON text starts with (after JSON whitespace)."""
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
-_DECODER = json.JSONDecoder()
+
+
+def _refuse_constant(name: str) -> float:
+    """``NaN``, ``Infinity`` and ``-Infinity`` are no JSON: ``JSON.parse`` refuses them."""
+    raise ValueError(f"{name} is not JSON")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 
 def _detect_extension(content: str) -> str:
-    """``json`` when ``json.loads`` accepts the content.  orjson decides the common cases quickly; only
+    """``json`` when the content is a JSON text, as the original's ``JSON.parse`` decides: ``json.loads``
+    without the ``NaN`` and ``Infinity`` it would take.  orjson decides the common cases quickly; only
     what it refuses (NaN, integers beyond 64 bits, lone surrogates, and all plain text) is asked of
     ``json``, and in the steps ``json.loads`` takes, so that a text that does not start like JSON or
     only starts with a JSON value (numbered lines) is told apart without building an exception."""

@@ -169,6 +169,9 @@ class OffloadManager:
     def count(self, messages: list[dict[str, Any]]) -> int:
         return int(self._counter.offload_if_needed(messages).previous_tokens)
 
+    def text_of(self, message: dict[str, Any]) -> str:
+        return message_text(message)
+
     def too_short(self, text: str) -> bool:
         return len(text) <= self.min_chars
 
@@ -187,7 +190,7 @@ class OffloadManager:
             message = messages[index]
             if message.get("role") != "tool":
                 continue
-            text = message_text(message)
+            text = self.text_of(message)
             if self.too_short(text) or text.lstrip().startswith(OFFLOAD_PREFIX):
                 continue
             try:

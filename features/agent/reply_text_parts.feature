@@ -1,0 +1,19 @@
+@agent @beyond-seed
+Feature: 由多个文本片段组成的最终回复
+  A model's reply may come in several text parts (streamed chunks, text around a thinking block). The
+  original's loop concatenates the text parts as they are, joined with an empty string, so a sentence
+  streamed in two chunks reads as one; the reply's text parts stay in the history as the model sent them.
+
+  模型的回复可以由多个文本片段组成（流式的分块、夹在思考块两侧的文字）。原实现把这些文本片段原样直接相连，
+  不加分隔符，所以分两块传来的一句话仍是一句话；回复的文本片段按模型发来的样子留在历史中。
+
+  @AGT-087
+  Scenario: 最终回复的文本片段直接相连，非文本片段不计入
+    Given 模型直接回复，回复依次由以下片段组成
+      | type     | text         |
+      | text     | 所有测试       |
+      | thinking | 再确认一下覆盖率 |
+      | text     | 都已通过。      |
+    When 执行 `runner.run(...)`
+    Then run 应返回 "所有测试都已通过。"
+    And 历史的最后一条消息应是这条 assistant 回复，文本片段与模型发来的相同
