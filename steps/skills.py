@@ -749,13 +749,18 @@ def importer_killed_mid_merge(
     skills_dir, source = importer_ctx.skills_dir, str(importer_ctx.source_dir)
     importer_ctx.before_merge = _skill_files(skills_dir / target)
 
-    def run_merge(implementation: contract.Implementation) -> object:
+    def merge_model(implementation: contract.Implementation) -> contract.ScriptedLLM:
         llm = implementation.scripted_llm("skill-model")
         llm.reply_text(_skill_md("A merge that is never written"))
+        return llm
+
+    def run_merge(implementation: contract.Implementation, llm: contract.ScriptedLLM) -> object:
         importer = implementation.skill_importer(skills_dir, llm)
         return importer.import_skills(source, merge_into=[(name, target)])
 
-    probes.killed_while_writing(synapse, skills_dir / target / "versions", run_merge, moved_in=True)
+    probes.killed_while_writing(
+        synapse, skills_dir / target / "versions", run_merge, moved_in=True, prepare=merge_model
+    )
 
 
 def _skill_files(skill: Path) -> dict[str, str]:

@@ -408,10 +408,11 @@ def _in_servers(
 def killed_while_writing(
     synapse: Any,
     directory: str | Path,
-    work: Callable[[Any], object],
+    work: Callable[..., object],
     *,
     timeout: float = 60,
     moved_in: bool = False,
+    prepare: Callable[[Any], Any] | None = None,
 ) -> str:
     """Runs ``work(implementation)`` in another implementation process and kills it with ``SIGKILL`` the
     moment it creates a file in ``directory``: a crash in the middle of a write, whatever the language.
@@ -420,7 +421,12 @@ def killed_while_writing(
 
     In process the other process is a forked child of the test process; over the wire a server process
     of its own.  inotify reports the creation whoever the user; the kill follows within microseconds,
-    while a write of several megabytes is still going on."""
+    while a write of several megabytes is still going on.
+
+    ``prepare(implementation)``, when given, runs before the work starts, with the implementation the
+    work will use, and its result is passed to the work as a second argument: a scripted model made and
+    scripted there is served to the forked child too (with ``--synapse-llm=loopback`` the model server is
+    a thread of the test process, which a child made after it reaches but cannot add to)."""
     libc = _libc()
     fd = libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
     if fd < 0:
@@ -432,17 +438,19 @@ def killed_while_writing(
         remote = getattr(synapse, "__wrapped__", synapse)
         if isinstance(remote, RemoteImplementation):
             other = remote.spawn()
-            worker = threading.Thread(target=_ignore_errors, args=(work, other), daemon=True)
+            args = (other,) if prepare is None else (other, prepare(other))
+            worker = threading.Thread(target=_ignore_errors, args=(work, *args), daemon=True)
             worker.start()
             pid = implementation_pid(other)
 
             def finished() -> bool:
                 return not worker.is_alive()
         else:
+            args = (synapse,) if prepare is None else (synapse, prepare(synapse))
             pid = os.fork()
             if pid == 0:  # the child: do the work; the parent kills it part way
                 try:
-                    work(synapse)
+                    work(*args)
                 finally:
                     os._exit(0)
 
@@ -466,9 +474,9 @@ def killed_while_writing(
         os.close(fd)
 
 
-def _ignore_errors(work: Callable[[Any], object], implementation: Any) -> None:
+def _ignore_errors(work: Callable[..., object], *args: Any) -> None:
     with contextlib.suppress(BaseException):
-        work(implementation)
+        work(*args)
 
 
 def _created_names(fd: int) -> list[str]:
