@@ -17,7 +17,7 @@ import pytest
 from pytest_bdd import given, parsers, then, when
 from pytest_mock import MockerFixture
 
-from steps.support import CharTokenCounter, RecordingSleep, message_tokens, run
+from steps.support import CharTokenCounter, PartsModel, RecordingSleep, message_tokens, parts_of, run
 from synapse_spec import contract, fuzz, probes
 
 MODEL = "fake-model"
@@ -2210,48 +2210,15 @@ def agent_history_with_incomplete_round(agent_world: AgentWorld, docstring: str)
     agent_world.removed = lambda m: json.dumps(m, sort_keys=True) in marked
 
 
-@dataclass
-class _PartsReply:
-    message: contract.Message
-    usage: dict[str, int]
-
-
-class _PartsModel:
-    """A model whose one reply is an assistant message made of the given parts (text and others)."""
-
-    def __init__(self, model: str, parts: list[dict[str, str]]) -> None:
-        self.model_name = model
-        self.parts = parts
-        self.calls = 0
-
-    async def generate(
-        self,
-        system_prompt: str,
-        messages: Any,
-        tools: Any = (),
-        *,
-        max_tokens: int | None = None,
-        signal: Any = None,
-    ) -> _PartsReply:
-        self.calls += 1
-        assert self.calls == 1, "setting up: the model was scripted for one reply only"
-        return _PartsReply({"role": "assistant", "content": copy.deepcopy(self.parts)}, {})
-
-    def with_model(self, model: str) -> _PartsModel:
-        return self
-
-
 @given("模型直接回复，回复依次由以下片段组成")
 def agent_reply_of_parts(agent_world: AgentWorld, datatable: list[list[str]]) -> None:
-    header, *rows = datatable
-    parts = [dict(zip(header, row, strict=True)) for row in rows]
-    agent_world.llm = cast(contract.ScriptedLLM, _PartsModel(MODEL, parts))
+    agent_world.llm = cast(contract.ScriptedLLM, PartsModel(MODEL, parts_of(datatable)))
 
 
 @then("历史的最后一条消息应是这条 assistant 回复，文本片段与模型发来的相同")
 def agent_history_ends_with_parts_reply(agent_world: AgentWorld) -> None:
     model = agent_world.llm
-    assert isinstance(model, _PartsModel), "setting up: the model should reply with parts"
+    assert isinstance(model, PartsModel), "setting up: the model should reply with parts"
     last = agent_world.runner().history[-1]
     sent = [p for p in model.parts if p.get("type") == "text"]
     kept = [p for p in last.get("content") or [] if isinstance(p, dict) and p.get("type") == "text"]

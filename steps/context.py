@@ -31,7 +31,7 @@ from typing import Any, cast
 import pytest
 from pytest_bdd import given, parsers, then, when
 
-from steps.support import CharTokenCounter, RecordingSleep, message_tokens, run
+from steps.support import CharTokenCounter, PartsModel, RecordingSleep, message_tokens, parts_of, run
 from synapse_spec import contract, probes
 
 Message = dict[str, Any]
@@ -2144,41 +2144,9 @@ def ctx_then_error_logged(caplog: pytest.LogCaptureFixture, prefix: str) -> None
     assert len(errors) == 1, f"one synapse.* error starting with {prefix!r} should be logged, got {errors!r}"
 
 
-@dataclass
-class CtxPartsReply:
-    message: Message
-    usage: dict[str, int]
-
-
-class CtxPartsModel:
-    """A summary model whose one reply is made of the given parts (text and others)."""
-
-    def __init__(self, model: str, parts: list[dict[str, str]]) -> None:
-        self.model_name = model
-        self.parts = parts
-        self.calls = 0
-
-    async def generate(
-        self,
-        system_prompt: str,
-        messages: Any,
-        tools: Any = (),
-        *,
-        max_tokens: int | None = None,
-        signal: Any = None,
-    ) -> CtxPartsReply:
-        self.calls += 1
-        return CtxPartsReply({"role": "assistant", "content": copy.deepcopy(self.parts)}, {})
-
-    def with_model(self, model: str) -> CtxPartsModel:
-        return self
-
-
 @given("总结模型的回复依次由以下片段组成")
 def ctx_given_parts_model(ctx_state: CtxState, datatable: list[list[str]]) -> None:
-    header, *rows = datatable
-    parts = [dict(zip(header, row, strict=True)) for row in rows]
-    ctx_state.llm = cast(contract.ScriptedLLM, CtxPartsModel("main-model", parts))
+    ctx_state.llm = cast(contract.ScriptedLLM, PartsModel("main-model", parts_of(datatable)))
 
 
 @then(parsers.parse('压缩结果应为 `success=true`，第一条消息的文本为 "{text}"'))

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 from collections.abc import Coroutine, Iterator
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import pytest
@@ -82,3 +84,40 @@ def char_token_counter() -> CharTokenCounter:
 @pytest.fixture
 def recording_sleep() -> RecordingSleep:
     return RecordingSleep()
+
+
+@dataclass
+class PartsReply:
+    message: dict[str, Any]
+    usage: dict[str, int]
+
+
+class PartsModel:
+    """A model whose one reply is an assistant message made of the given parts (text and others)."""
+
+    def __init__(self, model: str, parts: list[dict[str, str]]) -> None:
+        self.model_name = model
+        self.parts = parts
+        self.calls = 0
+
+    async def generate(
+        self,
+        system_prompt: str,
+        messages: Any,
+        tools: Any = (),
+        *,
+        max_tokens: int | None = None,
+        signal: Any = None,
+    ) -> PartsReply:
+        self.calls += 1
+        assert self.calls == 1, "setting up: the model was scripted for one reply only"
+        return PartsReply({"role": "assistant", "content": copy.deepcopy(self.parts)}, {})
+
+    def with_model(self, model: str) -> PartsModel:
+        return self
+
+
+def parts_of(datatable: list[list[str]]) -> list[dict[str, str]]:
+    """The rows of a table whose header names the fields of each part."""
+    header, *rows = datatable
+    return [dict(zip(header, row, strict=True)) for row in rows]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
@@ -39,6 +39,47 @@ def swapped(module: Any, name: str, value: Any) -> Iterator[None]:
         yield
     finally:
         setattr(module, name, saved)
+
+
+class SwappedImporter(Delegate):
+    """A skill importer whose imports run with one helper of the importer module replaced."""
+
+    def __init__(self, inner: Any, name: str, value: Any) -> None:
+        super().__init__(inner)
+        self._mut_swap = (name, value)
+
+    def import_skills(
+        self,
+        source: str,
+        *,
+        continue_skills: Sequence[str] = (),
+        merge_into: Sequence[tuple[str, str]] = (),
+    ) -> Any:
+        from synapse_ref.skills import importer
+
+        with swapped(importer, *self._mut_swap):
+            return self._inner.import_skills(source, continue_skills=continue_skills, merge_into=merge_into)
+
+
+class SwappedWritesSession(Delegate):
+    """A session whose writes (the only places a title is made) run with one module-level name of the
+    session module replaced."""
+
+    def __init__(self, inner: Any, name: str, value: Any) -> None:
+        super().__init__(inner)
+        self._mut_swap = (name, value)
+
+    def append_message(self, message_or_list: Any) -> None:
+        from synapse_ref.session import session
+
+        with swapped(session, *self._mut_swap):
+            self._inner.append_message(message_or_list)
+
+    def rewrite_history(self, messages: Any) -> None:
+        from synapse_ref.session import session
+
+        with swapped(session, *self._mut_swap):
+            self._inner.rewrite_history(messages)
 
 
 class SessionMutant(ReferenceImplementation):

@@ -8,17 +8,13 @@ Pattern: two rules agree on the examples (every example history starts with a us
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from typing import Any
 
 from synapse_ref.session import session as module
-from tools.mutation.semantic._support import Delegate, SessionMutant
+from tools.mutation.semantic._support import SessionMutant, SwappedWritesSession
 
 AREAS = ("session",)
 PATTERN = "two rules agree on the examples"
-
-_reference = module._first_user_title
 
 
 def first_title(messages: list[Any]) -> str | None:
@@ -30,23 +26,9 @@ def first_title(messages: list[Any]) -> str | None:
     return None
 
 
-@contextlib.contextmanager
-def _any_role() -> Iterator[None]:
-    module._first_user_title = first_title
-    try:
-        yield
-    finally:
-        module._first_user_title = _reference
-
-
-class AnyRoleSession(Delegate):
-    def append_message(self, message_or_list: Any) -> None:
-        with _any_role():
-            self._inner.append_message(message_or_list)
-
-    def rewrite_history(self, messages: Any) -> None:
-        with _any_role():
-            self._inner.rewrite_history(messages)
+class AnyRoleSession(SwappedWritesSession):
+    def __init__(self, inner: Any) -> None:
+        super().__init__(inner, "_first_user_title", first_title)
 
 
 class Mutant(SessionMutant):

@@ -9,12 +9,11 @@ for a reply and another way for a title); the title examples have a single text 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from typing import Any
 
 from tools.mutation.semantic._sa_title import MAX_LENGTH
-from tools.mutation.semantic._support import Delegate, SessionMutant
+from tools.mutation.semantic._support import SessionMutant, SwappedWritesSession
 
 AREAS = ("session",)
 PATTERN = "input carrying two things rendered by different rules"
@@ -38,26 +37,9 @@ def title_from(message: Mapping[str, Any]) -> str | None:
     return text if len(text) <= MAX_LENGTH else text[: MAX_LENGTH - 3] + "..."
 
 
-@contextmanager
-def _joined() -> Iterator[None]:
-    from synapse_ref.session import session as module
-
-    saved = module.title_from
-    module.title_from = title_from
-    try:
-        yield
-    finally:
-        module.title_from = saved
-
-
-class JoinedSession(Delegate):
-    def append_message(self, message_or_list: Any) -> None:
-        with _joined():
-            self._inner.append_message(message_or_list)
-
-    def rewrite_history(self, messages: Any) -> None:
-        with _joined():
-            self._inner.rewrite_history(messages)
+class JoinedSession(SwappedWritesSession):
+    def __init__(self, inner: Any) -> None:
+        super().__init__(inner, "title_from", title_from)
 
 
 class Mutant(SessionMutant):

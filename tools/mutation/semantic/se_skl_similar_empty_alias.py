@@ -8,12 +8,11 @@ Pattern: empty string vs missing value (``||`` where the original writes ``??``)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
-from synapse_ref.skills import importer
-from tools.mutation.semantic._support import Delegate, swapped
+from tools.mutation.semantic._support import SwappedImporter
 
 AREAS = ("skills",)
 PATTERN = "empty string vs missing value"
@@ -23,23 +22,11 @@ def first_truthy(item: Mapping[str, Any], name: str, alias: str) -> Any:
     return item.get(name) or item.get(alias)
 
 
-class FalsyImporter(Delegate):
-    def import_skills(
-        self,
-        source: str,
-        *,
-        continue_skills: Sequence[str] = (),
-        merge_into: Sequence[tuple[str, str]] = (),
-    ) -> Any:
-        with swapped(importer, "_first_given", first_truthy):
-            return self._inner.import_skills(source, continue_skills=continue_skills, merge_into=merge_into)
-
-
 class Mutant(ReferenceImplementation):
     name = "semantic-se_skl_similar_empty_alias"
 
     def skill_importer(self, skills_dir: Any, llm: Any) -> Any:
-        return FalsyImporter(super().skill_importer(skills_dir, llm))
+        return SwappedImporter(super().skill_importer(skills_dir, llm), "_first_given", first_truthy)
 
 
 implementation = Mutant

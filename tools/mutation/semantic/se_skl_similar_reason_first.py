@@ -8,12 +8,12 @@ Pattern: precedence between two sources of one value; each example answer gives 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
 from synapse_ref.skills import importer
-from tools.mutation.semantic._support import Delegate, swapped
+from tools.mutation.semantic._support import SwappedImporter
 
 AREAS = ("skills",)
 PATTERN = "precedence between two sources of one value"
@@ -27,23 +27,11 @@ def first_given(item: Mapping[str, Any], name: str, alias: str) -> Any:
     return _reference(item, name, alias)
 
 
-class ReasonFirstImporter(Delegate):
-    def import_skills(
-        self,
-        source: str,
-        *,
-        continue_skills: Sequence[str] = (),
-        merge_into: Sequence[tuple[str, str]] = (),
-    ) -> Any:
-        with swapped(importer, "_first_given", first_given):
-            return self._inner.import_skills(source, continue_skills=continue_skills, merge_into=merge_into)
-
-
 class Mutant(ReferenceImplementation):
     name = "semantic-se_skl_similar_reason_first"
 
     def skill_importer(self, skills_dir: Any, llm: Any) -> Any:
-        return ReasonFirstImporter(super().skill_importer(skills_dir, llm))
+        return SwappedImporter(super().skill_importer(skills_dir, llm), "_first_given", first_given)
 
 
 implementation = Mutant
