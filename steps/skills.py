@@ -378,9 +378,10 @@ def importer_source(importer_ctx: ImporterContext, datatable: list[list[str]]) -
     _write_skills(importer_ctx.source_dir, datatable)
 
 
-@given(parsers.parse('导入源技能 "{name}" 中有一个命名管道 "{pipe}"'))
-def importer_source_pipe(importer_ctx: ImporterContext, name: str, pipe: str) -> None:
-    os.mkfifo(importer_ctx.source_dir / name / pipe)
+@given(parsers.re(r'(?P<where>导入源技能|已安装技能) "(?P<name>[^"]+)" 中有一个命名管道 "(?P<pipe>[^"]+)"'))
+def importer_pipe(importer_ctx: ImporterContext, where: str, name: str, pipe: str) -> None:
+    root = importer_ctx.source_dir if where == "导入源技能" else importer_ctx.skills_dir
+    os.mkfifo(root / name / pipe)
 
 
 @given(
@@ -814,9 +815,32 @@ def importer_no_hidden_leftovers(importer_ctx: ImporterContext, name: str) -> No
     assert not hidden, f"{name} should hold no temporary entry left by an interrupted write: {hidden}"
 
 
+@then(parsers.parse('技能 "{name}" 不应有旧版本'))
+def importer_no_versions(importer_ctx: ImporterContext, name: str) -> None:
+    versions = importer_ctx.skills_dir / name / "versions"
+    found = sorted(p.name for p in versions.iterdir()) if versions.is_dir() else []
+    assert not found, f"{name} should keep no version, has {found}"
+
+
 @given(parsers.parse('技能 "{name}" 的 `versions` 是一个普通文件'))
 def importer_versions_is_file(importer_ctx: ImporterContext, name: str) -> None:
     (importer_ctx.skills_dir / name / "versions").write_text("not a directory\n", encoding="utf-8")
+
+
+def _versions_note(name: str, file: str) -> bytes:
+    return f"{file}: notes on the versions of {name}\n".encode()
+
+
+@given(parsers.parse('技能 "{name}" 的 `versions` 中还有一个普通文件 "{file}"'))
+def importer_versions_holds_file(importer_ctx: ImporterContext, name: str, file: str) -> None:
+    (importer_ctx.skills_dir / name / "versions" / file).write_bytes(_versions_note(name, file))
+
+
+@then(parsers.parse('技能 "{name}" 的 `versions` 中的普通文件 "{file}" 应原样保留'))
+def importer_versions_file_kept(importer_ctx: ImporterContext, name: str, file: str) -> None:
+    kept = importer_ctx.skills_dir / name / "versions" / file
+    assert kept.is_file(), f"{kept} should still be a file"
+    assert kept.read_bytes() == _versions_note(name, file), f"{kept} should be as it was"
 
 
 @then(parsers.parse('技能 "{name}" 应要么未被安装，要么已与导入源完全相同'))

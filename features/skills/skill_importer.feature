@@ -439,6 +439,41 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     And 技能 "git-commit" 的目录中不应留下以 "." 开头的条目
     And `synapse.*` 日志应有 1 条错误，提到 "commit-helper"
 
+  @SKL-076 @beyond-seed
+  Scenario: 旧版本目录中的普通文件不算旧版本，既不占保留名额，也不随旧版本删除
+    Versions are the directories of `versions/`, as the original lists them: a file there (a note, an
+    archive) neither takes the place of a version nor goes with the old ones.
+    Given 环境变量 `SYNAPSE_SKILL_MAX_VERSIONS` 为 `2`
+    And 技能 "git-commit" 已有 2 个旧版本 `2026-01-01-001` 至 `2026-01-01-002`
+    And 技能 "git-commit" 的 `versions` 中还有一个普通文件 "notes.txt"
+    And 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并结果依次为描述如下的 SKILL.md
+      | description |
+      | 第一次合并  |
+    When 用技能导入器执行 1 次 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then 已安装技能 "git-commit" 的描述应为 "第一次合并"
+    And 技能 "git-commit" 应保留 2 个旧版本，最新的描述为 "Write conventional commits"，最早的 `2026-01-01-001` 已被删除
+    And 技能 "git-commit" 的 `versions` 中的普通文件 "notes.txt" 应原样保留
+
+  @SKL-077 @beyond-seed
+  Scenario: 旧版本复制不了（技能中有命名管道）时 `--merge` 列入 Skipped，不留下半个旧版本，目标技能不变
+    A version is whole or absent: when a file of the skill cannot be copied, the part already copied is
+    removed, no version is kept and the merge is not carried out.
+    Given 已安装技能 "git-commit" 中有一个命名管道 "events.fifo"
+    And 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并请求会回复一份合并结果
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then `skill:import` 的退出码应为 0
+    And `skill:import` 的 stdout 应为 "Skipped: commit-helper"
+    And 已安装技能 "git-commit" 的描述仍应为 "Write conventional commits"
+    And 技能 "git-commit" 不应有旧版本
+    And 技能 "git-commit" 的目录中不应留下以 "." 开头的条目
+    And `synapse.*` 日志应有 1 条错误，提到 "commit-helper"
+
   @SKL-040
   Scenario: 删除不了的最早旧版本不妨碍合并，记录一条指出该版本的警告
     Given 技能 "git-commit" 已有 20 个旧版本 `2026-01-01-001` 至 `2026-01-01-020`

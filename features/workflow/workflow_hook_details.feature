@@ -346,6 +346,9 @@ Feature: SubagentStop hook 與 compact 建議的細節
       | (未設定) | {"thresholdBytes": 0}       | 1       | {"suggest": true, "reason": "transcript 大小 1B 超過閾值 0B", "transcriptSize": 1}             |
       | 1.0000007 | {}                        | 1000001 | {"suggest": true, "reason": "transcript 大小 1.0MB 超過閾值 1.0MB", "transcriptSize": 1000001} |
       | 0.0000007 | {}                        | 1       | {"suggest": true, "reason": "transcript 大小 1B 超過閾值 0.7B", "transcriptSize": 1}           |
+      | 0.00000000005 | {}                    | 1       | {"suggest": true, "reason": "transcript 大小 1B 超過閾值 0.00005B", "transcriptSize": 1}       |
+      | 0.000000000001 | {}                   | 1       | {"suggest": true, "reason": "transcript 大小 1B 超過閾值 0.000001B", "transcriptSize": 1}      |
+      | 0.00000000000015 | {}                 | 1       | {"suggest": true, "reason": "transcript 大小 1B 超過閾值 1.5e-7B", "transcriptSize": 1}        |
       | 0.0000015 | {}                        | 1       | {"suggest": false}                                                                            |
 
   @WF-048
@@ -495,3 +498,20 @@ Feature: SubagentStop hook 與 compact 建議的細節
       | stage:retry    | {"stage": "TEST:2", "failCount": 1}                      |
     And workflow state 的 failCount 為 1
     And workflow state 的 rejectCount 為 1
+
+  @WF-121 @beyond-seed
+  Scenario: 測試只失敗過 1 次時審查 reject，同樣提示雙重失敗並以 TEST FAIL 路徑為主
+    A fail count above zero is the D3 rule's condition: one earlier fail is enough.
+    Given 一個 standard workflow 的 REVIEW stage 正在進行
+    And TEST:2 已經以 FAIL 結束 1 次，每次都重新開始
+    When SubagentStop hook 收到 `code-reviewer` 的結束事件，VERDICT 為 REJECT
+    Then hook 的 `result` 逐行為：
+      """
+      🔙 審查拒絕（1/3）
+      ⚠️ 並行群組雙重失敗（TEST FAIL + REVIEW REJECT）
+      ⏭️ 協調策略（TEST FAIL > REVIEW REJECT）：等待 TEST 結果，以 TEST FAIL 路徑為主（DEBUGGER → DEVELOPER → 再次並行 [REVIEW + TEST]），REVIEW reject 原因一併帶入
+
+      💡 可選：委派 grader agent 評估此階段輸出品質（subagent_type: ot:grader，傳入 STAGE=REVIEW AGENT=code-reviewer SESSION_ID=<sid>）
+      """
+    And workflow state 的 rejectCount 為 1
+    And workflow state 的 failCount 為 1
