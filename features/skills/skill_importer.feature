@@ -473,6 +473,27 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
     And 模型应被询问 1 次，请求中包含 "xml-lint: XML linting, as XSLTX" 与 "git-commit: Write conventional commits"
 
+  @SKL-062
+  Scenario: 相似检查中已安装技能的描述含冒号时，第一个冒号之后的文字全部保留
+    The original reads a description line as key and value split at the first colon only: a value that
+    holds a colon of its own reaches the model whole.
+    Given 技能目录中还有 SKILL.md 为如下内容的技能 "release-notes"
+      """
+      ---
+      description: Changelog helper: drafts release notes from commits: grouped by type
+      ---
+      """
+    And 导入源目录中的技能
+      | name     | description     |
+      | lint-fix | Fix lint errors |
+    And 模型对相似度的回答为
+      """
+      {"similar": []}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
+    And 模型应被询问 1 次，请求中包含 "release-notes: Changelog helper: drafts release notes from commits: grouped by type" 与 "git-commit: Write conventional commits"
+
   @SKL-043
   Scenario: 技能目录拒绝新建条目时导入的技能列入 Skipped 并记录错误，命令照常结束
     Given 导入源目录中的技能
