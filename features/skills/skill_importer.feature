@@ -494,6 +494,33 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
     And 模型应被询问 1 次，请求中包含 "release-notes: Changelog helper: drafts release notes from commits: grouped by type" 与 "git-commit: Write conventional commits"
 
+  @SKL-063
+  Scenario: 相似检查中已安装技能的描述只去掉整个包住它的一对引号，开头或结尾的单个引号是文字
+    The original's front-matter parser removes quotes only when the same quote begins and ends the value
+    (`stripWrappingQuotes`).
+    Given 技能目录中还有 SKILL.md 为如下内容的技能 "make-check"
+      """
+      ---
+      description: Run "make test"
+      ---
+      """
+    And 技能目录中还有 SKILL.md 为如下内容的技能 "tidy"
+      """
+      ---
+      description: 'lint' then "format"
+      ---
+      """
+    And 导入源目录中的技能
+      | name     | description     |
+      | lint-fix | Fix lint errors |
+    And 模型对相似度的回答为
+      """
+      {"similar": []}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
+    And 模型应被询问 1 次，请求中包含 "make-check: Run "make test"" 与 "tidy: 'lint' then "format""
+
   @SKL-043
   Scenario: 技能目录拒绝新建条目时导入的技能列入 Skipped 并记录错误，命令照常结束
     Given 导入源目录中的技能

@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 
 from synapse_ref.context.settings import parse_env_positive_int
 from synapse_ref.llm.ports import LLMClient
+from synapse_ref.skills.skill_file import strip_wrapping_quotes
 
 logger = logging.getLogger("synapse.skills.importer")
 
@@ -79,7 +80,7 @@ def _description(skill_md: str) -> str:
     for line in skill_md.splitlines():
         key, sep, value = line.partition(":")
         if sep and key.strip().strip("*").lower() == "description":
-            return value.strip().strip("\"'")
+            return strip_wrapping_quotes(value)
     return ""
 
 
