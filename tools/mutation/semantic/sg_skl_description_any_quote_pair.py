@@ -31,7 +31,9 @@ class Mutant(ReferenceImplementation):
     name = "semantic-sg_skl_description_any_quote_pair"
 
     def skill_importer(self, skills_dir: Any, llm: Any) -> Any:
-        return SwappedImporter(super().skill_importer(skills_dir, llm), "strip_wrapping_quotes", strip_any_pair)
+        return SwappedImporter(
+            super().skill_importer(skills_dir, llm), "strip_wrapping_quotes", strip_any_pair
+        )
 
 
 implementation = Mutant
