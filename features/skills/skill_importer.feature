@@ -66,6 +66,26 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     And 技能 "commit-helper" 不应被安装
     And 模型应被询问 1 次，请求中包含 "Helps writing commit messages" 与 "Write conventional commits"
 
+  @SKL-064
+  Scenario: 同一个技能有两个 `--merge` 目标时按第一个合并，后一个被忽略
+    The original looks a skill's target up with `mergeInto.find(item => item.source === name)`: the first
+    pair naming the skill wins, whichever option or list it came in.
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并结果为
+      """
+      ---
+      description: Write conventional commits, with help for the message
+      ---
+      # git-commit (merged)
+      """
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-commit --merge=commit-helper:pr-summary`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper → git-commit"
+    And 已安装技能 "git-commit" 的描述应为 "Write conventional commits, with help for the message"
+    And 技能目录中的目录应恰好为 "git-commit"
+    And 模型应被询问 1 次，请求中包含 "Helps writing commit messages" 与 "Write conventional commits"
+
   @SKL-018
   Scenario: 模型的相似度回答无法解析时应照常导入并记录告警
     Given 导入源目录中的技能

@@ -5,8 +5,9 @@ wrapper holding one ``skills/`` directory (the original's layouts). For each sou
 
 1. an installed skill of the same name is a **conflict** (never overwritten: rename in the source);
 2. ``--continue=<name>`` imports it without asking whether it resembles an installed skill;
-3. ``--merge=<name>:<target>`` asks the model to merge it into the installed ``target``; the target's
-   current files are kept as a version (``versions/YYYY-MM-DD-NNN``) before its ``SKILL.md`` is replaced;
+3. ``--merge=<name>:<target>`` asks the model to merge it into the installed ``target`` (the first pair
+   naming the skill); the target's current files are kept as a version (``versions/YYYY-MM-DD-NNN``)
+   before its ``SKILL.md`` is replaced;
 4. otherwise the model is asked whether it resembles an installed skill; a resemblance is reported as
    **similar** (with the reason) and the skill is not imported, so the user decides with ``--continue`` or
    ``--merge``;
@@ -127,7 +128,9 @@ class SkillImporter:
     ) -> dict[str, Any]:
         candidates = self._candidates(source)
         self._skills_dir.mkdir(parents=True, exist_ok=True)
-        merges = dict(merge_into)
+        merges: dict[str, str] = {}
+        for source_name, target_name in merge_into:
+            merges.setdefault(source_name, target_name)  # the first pair wins, as the original's find()
         result: dict[str, Any] = {"imported": [], "skipped": [], "conflicts": [], "similar": []}
         for name, path in candidates:
             target = self._skills_dir / name
