@@ -36,7 +36,10 @@ def format_size(size: float) -> str:
 
 @contextlib.contextmanager
 def _decimal_text() -> Iterator[None]:
-    with swapped(on_stop, "format_size", format_size), swapped(compact_suggestion, "format_size", format_size):
+    with (
+        swapped(on_stop, "format_size", format_size),
+        swapped(compact_suggestion, "format_size", format_size),
+    ):
         yield
 
 
