@@ -1,9 +1,10 @@
 @session @beyond-seed
 Feature: `sessions.json` 的结构校验与时间戳格式
   The index is read against the original's schema (`SessionsIndexSchema`): an index that breaks any
-  rule of it reads as "no sessions" with a warning, while every optional part may be absent. Timestamps
-  are written the way the original writes them (UTC, milliseconds, `Z`), so both tools can share a
-  sessions directory.
+  rule of it reads as "no sessions" with a warning, while every optional part may be absent and fields
+  the schema does not name (another tool's, a newer version's) are accepted, as zod's objects accept
+  them. Timestamps are written the way the original writes them (UTC, milliseconds, `Z`), so both tools
+  can share a sessions directory.
 
   @SES-023
   Scenario Outline: 违反结构的索引读作空列表并记录 warning，可选部分缺失时照常列出
@@ -65,6 +66,7 @@ Feature: `sessions.json` 的结构校验与时间戳格式
       | 轮次不是对象             | sessions[0].usage.rounds[0]                       | 5         | 0      | 是      |
       | 轮次缺少 output          | sessions[0].usage.rounds[0].output                | (删除)    | 0      | 是      |
       | totalCost 是字符串       | sessions[0].usage.totalCost                       | "0.0024"  | 0      | 是      |
+      | 条目与 usage 有其他字段  | sessions[0].pinned, sessions[0].usage.currency    | "yes"     | 1      | 否      |
 
   @SES-024
   Scenario: 缺少 version 的索引照常使用，下次写入时补上 "1.0.0"
