@@ -1824,6 +1824,37 @@ def ses_then_prefixed_warning(caplog: pytest.LogCaptureFixture, prefix: str, ans
         assert not warnings, f"reading a valid index should log no warning, got {warnings!r}"
 
 
+ENTRY_FIELDS = ("id", "createdAt", "updatedAt", "messageCount", "title", "cwd", "usage")
+USAGE_FIELDS = (*TOTAL_KEYS, "model", "rounds", "totalCost")
+
+
+def _schema_fields(entry: dict[str, Any]) -> dict[str, Any]:
+    """The fields of an index entry that the original's schema names (others may be dropped or kept)."""
+    named = {key: entry[key] for key in ENTRY_FIELDS if key in entry}
+    if isinstance(named.get("usage"), dict):
+        named["usage"] = {key: named["usage"][key] for key in USAGE_FIELDS if key in named["usage"]}
+    return named
+
+
+@then(parsers.parse("`Session.list()` 应列出 {count:d} 个会话，schema 所列的字段都与索引文件中的一致"))
+def ses_then_listed_schema_fields(ses_world: SesWorld, count: int) -> None:
+    assert ses_world.error is None, f"Session.list() must not raise, it raised {ses_world.error!r}"
+    listed = [_schema_fields(entry) for entry in ses_world.result]
+    expected = [_schema_fields(entry) for entry in ses_world.snapshot["index_data"]["sessions"]]
+    assert len(listed) == count, f"Session.list() should list {count} session(s), got {listed!r}"
+    assert listed == expected, (
+        f"the listed entries should be those of sessions.json:\n  {expected!r}\n  got {listed!r}"
+    )
+
+
+@then(parsers.parse("`Session.list()` 应从新到旧列出新会话与 `{old_id}`"))
+def ses_then_list_new_and_old(synapse: Implementation, ses_world: SesWorld, old_id: str) -> None:
+    listed = [e.get("id") for e in synapse.list_sessions(ses_world.sessions_dir)]
+    assert listed == [ses_world.session.id, old_id], (
+        f"Session.list() should list the new session, then {old_id!r}, got {listed!r}"
+    )
+
+
 @then(parsers.parse("索引应从新到旧列出新会话与 `{old_id}`，旧条目原样保留"))
 def ses_then_new_and_old_listed(ses_world: SesWorld, old_id: str) -> None:
     sessions = _read_index(ses_world.sessions_dir)["sessions"]
