@@ -126,6 +126,17 @@ Feature: 会话的 id、标题、文件与索引格式
       | 去掉两端全角空白   | [{"role": "user", "content": "\u3000全角空白\u3000"}]                                                                                                   | "全角空白"    |
       | 去掉空白后恰好 50 字符 | [{"role": "user", "content": "  01234567890123456789012345678901234567890123456789  "}]                                                               | "01234567890123456789012345678901234567890123456789" |
 
+  @SES-119 @beyond-seed
+  Scenario: 第一条 user 消息没有文本时会话暂无标题，之后第一条有文本的 user 消息给出标题
+    The original looks for a title while the session has none (`if (!this._title)`): a first user message
+    with only an image gives no title, and the user message of a later append names the session.
+    When 创建一个新会话
+    And 一次追加以下消息 [{"role": "user", "content": [{"type": "image", "text": "截图"}]}, {"role": "assistant", "content": [{"type": "text", "text": "请描述问题"}]}]
+    And 一次追加以下消息 [{"role": "user", "content": [{"type": "text", "text": "登录按钮没有反应"}]}]
+    Then 会话标题应为 "登录按钮没有反应"，索引中亦然
+    When 一次追加以下消息 [{"role": "user", "content": [{"type": "text", "text": "再看看注册页"}]}]
+    Then 会话标题应为 "登录按钮没有反应"，索引中亦然
+
   @SES-032
   Scenario Outline: 重写历史时按新的第一条 user 消息重算标题，压缩摘要不会取代原标题
     Given 会话已有由第一条用户消息生成的标题
