@@ -187,7 +187,7 @@ Feature: REPL 斜杠命令的分派与输出
       """
 
   @REPL-054
-  Scenario: `/skills` 只去掉整个包住描述的一对引号，描述中开头或结尾的单个引号是文字
+  Scenario: `/skill:list` 只去掉整个包住描述的一对引号，描述中开头或结尾的单个引号是文字
     The original's front-matter parser removes quotes only when the same quote begins and ends the value
     (`stripWrappingQuotes`); a quote that only begins or only ends it, or a pair of two different quotes,
     stays part of the description.
@@ -197,7 +197,7 @@ Feature: REPL 斜杠命令的分派与输出
       | begins/SKILL.md   | ---\nname: begins\ndescription: 'lint' then format\n---\n          |
       | mixed/SKILL.md    | ---\nname: mixed\ndescription: "Mixed quotes'\n---\n               |
       | wrapped/SKILL.md  | ---\nname: wrapped\ndescription: ' Say "hi" '\n---\n               |
-    When 执行 `/skills`
+    When 执行 `/skill:list`
     Then 输出应逐行为:
       """
       Available Skills
