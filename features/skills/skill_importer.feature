@@ -254,6 +254,25 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
       | 只含 `skills/` 子目录的目录            |
       | 含 `skills/` 子目录与隐藏目录的目录    |
 
+  @SKL-065
+  Scenario Outline: 导入源本身是技能目录时，技能名取自解析后的目录名，与路径的写法无关 — `<写法>`
+    The original names such a skill `path.basename(path.resolve(dir))`: a trailing `/` (as shell completion
+    writes it), a trailing `/.` or a detour through `..` still gives the directory's own name.
+    Given 导入源是一个技能目录本身（含 SKILL.md），其中的技能为 "lint-fix"
+    And 模型对相似度的回答为
+      """
+      {"similar": []}
+      """
+    When 用技能导入器执行 `skill:import <写法>`
+    Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
+    And 技能目录中的目录应恰好为 "git-commit、lint-fix"
+
+    Examples:
+      | 写法                        |
+      | <源目录>/                   |
+      | <源目录>/.                  |
+      | <源目录>/../lint-fix        |
+
   @SKL-026
   Scenario Outline: 模型指出的相似技能不可用时照常导入 — <情形>
     Given 导入源目录中的技能
