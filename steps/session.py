@@ -1172,6 +1172,20 @@ def hook_when_execute_and_append_empty(hook_world: HookWorld) -> None:
     _execute(hook_world, "")
 
 
+@when(parsers.re(r'以 finalResponse (?P<text>".*") 调用 `executeAndAppend\(finalResponse, context\)`$'))
+def hook_when_execute_and_append_json(hook_world: HookWorld, text: str) -> None:
+    _execute(hook_world, json.loads(text))
+
+
+@then(parsers.re(r'最终文本应恰好为 (?P<text>".*")$'))
+def hook_then_exact_json_text(hook_world: HookWorld, text: str) -> None:
+    expected = json.loads(text)
+    assert hook_world.error is None, f"executeAndAppend raised {hook_world.error!r}"
+    assert hook_world.response == expected, (
+        f"the final text should be exactly\n  {expected!r}\n  got {hook_world.response!r}"
+    )
+
+
 @then("最终文本应恰好为 marker 与后注册先执行的 hook 消息，前面没有空行:")
 def hook_then_exact_text_without_lead(hook_world: HookWorld, docstring: str) -> None:
     assert hook_world.error is None, f"executeAndAppend raised {hook_world.error!r}"
