@@ -189,7 +189,7 @@ Feature: REPL 斜杠命令的分派与输出
   @REPL-054
   Scenario: `/skill:list` 只去掉整个包住描述的一对引号，描述中开头或结尾的单个引号是文字
     The original's front-matter parser removes quotes only when the same quote begins and ends the value
-    (`stripWrappingQuotes`); a quote that only begins or only ends it, or a pair of two different quotes,
+    (its stripWrappingQuotes); a quote that only begins or only ends it, or a pair of two different quotes,
     stays part of the description.
     Given 技能目录中有:
       | path              | content                                                            |

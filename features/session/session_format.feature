@@ -40,9 +40,10 @@ Feature: 会话的 id、标题、文件与索引格式
 
   @SES-120 @beyond-seed
   Scenario: `update_usage` 传入模型时这一轮按新模型计价，定价表中没有新模型时费用仍为未知
-    The original switches the usage's model before it accumulates the round (`updateUsage`), so a round
-    is priced at the model that produced it: the session's pricing table knows only the model it was
-    created with, and a round of another model leaves the cost unknown rather than billing the old price.
+    The original's Session.updateUsage switches the usage's model before it accumulates the round, so a
+    round is priced at the model that produced it: the session's pricing table knows only the model it
+    was created with, and a round of another model leaves the cost unknown rather than billing the old
+    price.
     When 创建一个新会话
     And 会话以模型 `claude-opus-4-20250514` 记录一轮 usage
     Then `getUsage()` 与索引中的 usage.model 都应为 `claude-opus-4-20250514`

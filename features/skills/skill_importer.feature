@@ -536,7 +536,7 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
   @SKL-063
   Scenario: 相似检查中已安装技能的描述只去掉整个包住它的一对引号，开头或结尾的单个引号是文字
     The original's front-matter parser removes quotes only when the same quote begins and ends the value
-    (`stripWrappingQuotes`).
+    (its stripWrappingQuotes).
     Given 技能目录中还有 SKILL.md 为如下内容的技能 "make-check"
       """
       ---

@@ -230,8 +230,8 @@ Feature: SubagentStop hook 與 compact 建議的細節
 
   @WF-104 @beyond-seed
   Scenario: 第 3 輪 issues 時 hook 說明已達迭代上限，建議繼續完成剩餘 stages
-    The original stops offering a new round once the retrospective has found issues three times
-    (`retroCount >= 3`): the third round says the iteration limit is reached and points to the remaining
+    The original stops offering a new round once the retrospective has found issues three times (from a
+    retroCount of 3 on): the third round says the iteration limit is reached and points to the remaining
     stages instead of `/ot:auto`.
     Given 一個 standard workflow 的 RETRO stage 正在進行
     And RETRO 已經以 ISSUES 結束 2 次，每次都重新開始
