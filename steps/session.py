@@ -1172,6 +1172,20 @@ def hook_when_execute_and_append_empty(hook_world: HookWorld) -> None:
     _execute(hook_world, "")
 
 
+@when(parsers.re(r'以 finalResponse (?P<text>".*") 调用 `executeAndAppend\(finalResponse, context\)`$'))
+def hook_when_execute_and_append_json(hook_world: HookWorld, text: str) -> None:
+    _execute(hook_world, json.loads(text))
+
+
+@then(parsers.re(r'最终文本应恰好为 (?P<text>".*")$'))
+def hook_then_exact_json_text(hook_world: HookWorld, text: str) -> None:
+    expected = json.loads(text)
+    assert hook_world.error is None, f"executeAndAppend raised {hook_world.error!r}"
+    assert hook_world.response == expected, (
+        f"the final text should be exactly\n  {expected!r}\n  got {hook_world.response!r}"
+    )
+
+
 @then("最终文本应恰好为 marker 与后注册先执行的 hook 消息，前面没有空行:")
 def hook_then_exact_text_without_lead(hook_world: HookWorld, docstring: str) -> None:
     assert hook_world.error is None, f"executeAndAppend raised {hook_world.error!r}"
@@ -1822,6 +1836,37 @@ def ses_then_prefixed_warning(caplog: pytest.LogCaptureFixture, prefix: str, ans
         assert matching, f"a warning starting with {prefix!r} should be logged, got {warnings!r}"
     else:
         assert not warnings, f"reading a valid index should log no warning, got {warnings!r}"
+
+
+ENTRY_FIELDS = ("id", "createdAt", "updatedAt", "messageCount", "title", "cwd", "usage")
+USAGE_FIELDS = (*TOTAL_KEYS, "model", "rounds", "totalCost")
+
+
+def _schema_fields(entry: dict[str, Any]) -> dict[str, Any]:
+    """The fields of an index entry that the original's schema names (others may be dropped or kept)."""
+    named = {key: entry[key] for key in ENTRY_FIELDS if key in entry}
+    if isinstance(named.get("usage"), dict):
+        named["usage"] = {key: named["usage"][key] for key in USAGE_FIELDS if key in named["usage"]}
+    return named
+
+
+@then(parsers.parse("`Session.list()` 应列出 {count:d} 个会话，schema 所列的字段都与索引文件中的一致"))
+def ses_then_listed_schema_fields(ses_world: SesWorld, count: int) -> None:
+    assert ses_world.error is None, f"Session.list() must not raise, it raised {ses_world.error!r}"
+    listed = [_schema_fields(entry) for entry in ses_world.result]
+    expected = [_schema_fields(entry) for entry in ses_world.snapshot["index_data"]["sessions"]]
+    assert len(listed) == count, f"Session.list() should list {count} session(s), got {listed!r}"
+    assert listed == expected, (
+        f"the listed entries should be those of sessions.json:\n  {expected!r}\n  got {listed!r}"
+    )
+
+
+@then(parsers.parse("`Session.list()` 应从新到旧列出新会话与 `{old_id}`"))
+def ses_then_list_new_and_old(synapse: Implementation, ses_world: SesWorld, old_id: str) -> None:
+    listed = [e.get("id") for e in synapse.list_sessions(ses_world.sessions_dir)]
+    assert listed == [ses_world.session.id, old_id], (
+        f"Session.list() should list the new session, then {old_id!r}, got {listed!r}"
+    )
 
 
 @then(parsers.parse("索引应从新到旧列出新会话与 `{old_id}`，旧条目原样保留"))

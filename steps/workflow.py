@@ -1124,6 +1124,9 @@ WF_BAD_INPUTS: dict[str, Callable[[WfContext], str]] = {
     "`ot:grader` 的 SubagentStop 事件": lambda ctx: json.dumps(
         {**wf_stop_event(ctx, "DEV", "pass"), "agent_type": "ot:grader"}
     ),
+    "`other:developer` 的 SubagentStop 事件": lambda ctx: json.dumps(
+        {**wf_stop_event(ctx, "DEV", "pass"), "agent_type": "other:developer"}
+    ),
     "沒有 session_id 的 SubagentStop 事件": lambda ctx: json.dumps(
         {k: v for k, v in wf_stop_event(ctx, "DEV", "pass").items() if k != "session_id"}
     ),

@@ -186,6 +186,36 @@ Feature: REPL 斜杠命令的分派与输出
           versions: (none)
       """
 
+  @REPL-054
+  Scenario: `/skill:list` 只去掉整个包住描述的一对引号，描述中开头或结尾的单个引号是文字
+    The original's front-matter parser removes quotes only when the same quote begins and ends the value
+    (its stripWrappingQuotes); a quote that only begins or only ends it, or a pair of two different quotes,
+    stays part of the description.
+    Given 技能目录中有:
+      | path              | content                                                            |
+      | ends/SKILL.md     | ---\nname: ends\ndescription: Run "make test"\n---\n               |
+      | begins/SKILL.md   | ---\nname: begins\ndescription: 'lint' then format\n---\n          |
+      | mixed/SKILL.md    | ---\nname: mixed\ndescription: "Mixed quotes'\n---\n               |
+      | wrapped/SKILL.md  | ---\nname: wrapped\ndescription: ' Say "hi" '\n---\n               |
+    When 执行 `/skill:list`
+    Then 输出应逐行为:
+      """
+      Available Skills
+      ══════════════════════════════════════════════════
+        begins
+          'lint' then format
+          versions: (none)
+        ends
+          Run "make test"
+          versions: (none)
+        mixed
+          "Mixed quotes'
+          versions: (none)
+        wrapped
+          Say "hi"
+          versions: (none)
+      """
+
   @REPL-024
   Scenario: `/skills` 在技能目录中没有技能时提示创建路径
     Given 技能目录中有:

@@ -38,6 +38,17 @@ Feature: 会话的 id、标题、文件与索引格式
     And 会话以模型 `claude-opus-4-20250514` 记录一轮 usage
     Then `getUsage()` 与索引中的 usage.model 都应为 `claude-opus-4-20250514`
 
+  @SES-120 @beyond-seed
+  Scenario: `update_usage` 传入模型时这一轮按新模型计价，定价表中没有新模型时费用仍为未知
+    The original's Session.updateUsage switches the usage's model before it accumulates the round, so a
+    round is priced at the model that produced it: the session's pricing table knows only the model it
+    was created with, and a round of another model leaves the cost unknown rather than billing the old
+    price.
+    When 创建一个新会话
+    And 会话以模型 `claude-opus-4-20250514` 记录一轮 usage
+    Then `getUsage()` 与索引中的 usage.model 都应为 `claude-opus-4-20250514`
+    And `totalCost` 应为 null
+
   @SES-019
   Scenario Outline: 超过 `SYNAPSE_MAX_SESSIONS` 时淘汰最旧的会话及其文件
     Given `SYNAPSE_MAX_SESSIONS` 为 <setting>，即最多保留 <limit> 个会话
@@ -125,6 +136,17 @@ Feature: 会话的 id、标题、文件与索引格式
       | 没有 user 消息     | [{"role": "assistant", "content": [{"type": "text", "text": "只有回复"}]}]                                                                                  | null          |
       | 去掉两端全角空白   | [{"role": "user", "content": "\u3000全角空白\u3000"}]                                                                                                   | "全角空白"    |
       | 去掉空白后恰好 50 字符 | [{"role": "user", "content": "  01234567890123456789012345678901234567890123456789  "}]                                                               | "01234567890123456789012345678901234567890123456789" |
+
+  @SES-119 @beyond-seed
+  Scenario: 第一条 user 消息没有文本时会话暂无标题，之后第一条有文本的 user 消息给出标题
+    The original looks for a title while the session has none (`if (!this._title)`): a first user message
+    with only an image gives no title, and the user message of a later append names the session.
+    When 创建一个新会话
+    And 一次追加以下消息 [{"role": "user", "content": [{"type": "image", "text": "截图"}]}, {"role": "assistant", "content": [{"type": "text", "text": "请描述问题"}]}]
+    And 一次追加以下消息 [{"role": "user", "content": [{"type": "text", "text": "登录按钮没有反应"}]}]
+    Then 会话标题应为 "登录按钮没有反应"，索引中亦然
+    When 一次追加以下消息 [{"role": "user", "content": [{"type": "text", "text": "再看看注册页"}]}]
+    Then 会话标题应为 "登录按钮没有反应"，索引中亦然
 
   @SES-032
   Scenario Outline: 重写历史时按新的第一条 user 消息重算标题，压缩摘要不会取代原标题

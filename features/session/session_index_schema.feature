@@ -1,9 +1,10 @@
 @session @beyond-seed
 Feature: `sessions.json` 的结构校验与时间戳格式
   The index is read against the original's schema (`SessionsIndexSchema`): an index that breaks any
-  rule of it reads as "no sessions" with a warning, while every optional part may be absent. Timestamps
-  are written the way the original writes them (UTC, milliseconds, `Z`), so both tools can share a
-  sessions directory.
+  rule of it reads as "no sessions" with a warning, while every optional part may be absent and fields
+  the schema does not name (another tool's, a newer version's) are accepted, as zod's objects accept
+  them. Timestamps are written the way the original writes them (UTC, milliseconds, `Z`), so both tools
+  can share a sessions directory.
 
   @SES-023
   Scenario Outline: 违反结构的索引读作空列表并记录 warning，可选部分缺失时照常列出
@@ -65,6 +66,45 @@ Feature: `sessions.json` 的结构校验与时间戳格式
       | 轮次不是对象             | sessions[0].usage.rounds[0]                       | 5         | 0      | 是      |
       | 轮次缺少 output          | sessions[0].usage.rounds[0].output                | (删除)    | 0      | 是      |
       | totalCost 是字符串       | sessions[0].usage.totalCost                       | "0.0024"  | 0      | 是      |
+
+  @SES-118
+  Scenario: 条目带有 schema 之外字段的索引照常使用，下次写入时也不被当作损坏另存
+    An entry annotated by another tool or a newer version (`pinned`, a `currency` in its usage) lists like
+    any other; the fields the schema names read as written, and the next write keeps the index.
+    Given `sessions.json` 以如下合法索引为基础
+      """
+      {
+        "version": "1.0.0",
+        "sessions": [
+          {
+            "id": "session-m6x3k2a1-abc123",
+            "createdAt": "2026-01-02T03:04:05.678Z",
+            "updatedAt": "2026-01-02T03:05:00.000Z",
+            "messageCount": 2,
+            "title": "修复登录页面",
+            "cwd": "/work/project",
+            "pinned": true,
+            "usage": {
+              "totalInputOther": 100,
+              "totalOutput": 50,
+              "totalCacheRead": 300,
+              "totalCacheCreation": 100,
+              "model": "claude-sonnet-4-20250514",
+              "rounds": [{"inputOther": 100, "output": 50, "inputCacheRead": 300, "inputCacheCreation": 100}],
+              "totalCost": 0.0024,
+              "currency": "USD"
+            }
+          }
+        ],
+        "updatedAt": "2026-01-02T03:05:00.000Z"
+      }
+      """
+    When 调用 `Session.list()`
+    Then `Session.list()` 应列出 1 个会话，schema 所列的字段都与索引文件中的一致
+    And 是否记录了以 "Failed to load sessions index" 开头的 warning: 否
+    When 创建一个新会话
+    Then `Session.list()` 应从新到旧列出新会话与 `session-m6x3k2a1-abc123`
+    And 不应有备份文件
 
   @SES-024
   Scenario: 缺少 version 的索引照常使用，下次写入时补上 "1.0.0"

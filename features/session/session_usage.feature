@@ -65,3 +65,19 @@ Feature: Session Usage 统计稳定性
       """
       Token: 3,100 in / 500 out | Cache: 2,000 read / 100 write (65% hit) | Cost: $0.00
       """
+
+  @SES-117 @beyond-seed
+  Scenario: 未配置定价时，记录过一轮 0 token 的 usage 之后 cost 仍为 N/A
+    The original shows `$0.00` for an unknown cost only while no round is recorded (`rounds.length === 0`):
+    a round that reports no tokens (a provider that gives no usage) still leaves the cost of an unpriced
+    model unknown.
+    Given 模型无 pricing 配置且已有 usage round
+      | model         | inputOther | output | inputCacheRead | inputCacheCreation |
+      | unknown-model | 0          | 0      | 0              | 0                  |
+    And 累积时使用的定价表为 无定价表
+    When 调用 `formatCostOutput(usage)`
+    Then 输出中的 `Cost` 应为 `N/A`
+    And 完整输出应为:
+      """
+      Token: 0 in / 0 out | Cache: 0 read / 0 write (0% hit) | Cost: N/A
+      """

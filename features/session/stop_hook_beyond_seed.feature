@@ -146,3 +146,40 @@ Feature: Stop Hook 注册表（超出种子的约定）
         - tests: ok
 
       """
+
+  @HOOK-018
+  Scenario: 只含全角空格或不换行空格的 hook 消息也是空白消息，不追加
+    The original tests a message with JavaScript's `trim()`, which removes every Unicode white space:
+    a message of ideographic (U+3000), no-break (U+00A0) or em (U+2003) spaces reports nothing.
+    Given 注册表中依次注册了以下 stop hooks
+      | name   | behaviour                         |
+      | first  | 返回 "first done"                 |
+      | second | 返回 "\\u3000\\u00a0\\u2003\\n"   |
+      | third  | 返回 "\\u00a0"                    |
+    When 调用 `executeAndAppend(finalResponse, context)`
+      """
+      Final answer.
+      """
+    Then 最终文本应为原响应、空行、marker 与后注册先执行的 hook 消息:
+      """
+      Final answer.
+
+      [StopHook]
+      first done
+      """
+
+  @HOOK-019
+  Scenario: 进度文本去掉的首尾空白包括全角空格与不换行空格，只含这些空格的进度不显示
+    The original trims progress with JavaScript's `trim()`, which removes every Unicode white space.
+    Given onMessagePart 回调以同步方式记录收到的消息片段
+    And 注册表中有一个依次报告以下进度后返回 "Enhanced 1 skill" 的 stop hook
+      | progress (JSON)                                          |
+      | "\u3000\u00a0Analyzing skill enhancement...\u2003\n"     |
+      | "\u3000\u00a0"                                           |
+    When hook 执行中调用 `emitProgress`
+      """
+      Final answer.
+      """
+    Then onMessagePart 应只收到一个片段 {"type": "text", "text": "\nAnalyzing skill enhancement...\n"}
+    And 不应记录 warning
+    And 主流程继续执行

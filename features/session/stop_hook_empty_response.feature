@@ -19,3 +19,15 @@ Feature: 最终响应为空时 stop hook 消息前不加空行
       Skill enhanced: git-flow
       """
     And 每个 hook 都应只被调用一次，并收到 sessionId、cwd、messages 与 finalResponse
+
+  @HOOK-020
+  Scenario: finalResponse 只有空白时不算空，hook 消息前照常加空行，响应原样保留
+    The original tests the response itself (`finalResponse ? '\n\n' : ''`): a response of white space
+    only is not empty, so the report is set off from it by a blank line as from any other answer, and the
+    response stays as the model wrote it.
+    Given `stopHookRegistry.executeAll` 返回非空 message 列表
+      | name   | message                  |
+      | first  | Skill enhanced: git-flow |
+    When 以 finalResponse "\n" 调用 `executeAndAppend(finalResponse, context)`
+    Then 最终文本应恰好为 "\n\n\n[StopHook]\nSkill enhanced: git-flow"
+    And 每个 hook 都应只被调用一次，并收到 sessionId、cwd、messages 与 finalResponse

@@ -66,6 +66,26 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     And 技能 "commit-helper" 不应被安装
     And 模型应被询问 1 次，请求中包含 "Helps writing commit messages" 与 "Write conventional commits"
 
+  @SKL-064
+  Scenario: 同一个技能有两个 `--merge` 目标时按第一个合并，后一个被忽略
+    The original looks a skill's target up with `mergeInto.find(item => item.source === name)`: the first
+    pair naming the skill wins, whichever option or list it came in.
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并结果为
+      """
+      ---
+      description: Write conventional commits, with help for the message
+      ---
+      # git-commit (merged)
+      """
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-commit --merge=commit-helper:pr-summary`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper → git-commit"
+    And 已安装技能 "git-commit" 的描述应为 "Write conventional commits, with help for the message"
+    And 技能目录中的目录应恰好为 "git-commit"
+    And 模型应被询问 1 次，请求中包含 "Helps writing commit messages" 与 "Write conventional commits"
+
   @SKL-018
   Scenario: 模型的相似度回答无法解析时应照常导入并记录告警
     Given 导入源目录中的技能
@@ -233,6 +253,25 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
       | 一个技能目录本身（含 SKILL.md）        |
       | 只含 `skills/` 子目录的目录            |
       | 含 `skills/` 子目录与隐藏目录的目录    |
+
+  @SKL-065
+  Scenario Outline: 导入源本身是技能目录时，技能名取自解析后的目录名，与路径的写法无关 — `<写法>`
+    The original names such a skill `path.basename(path.resolve(dir))`: a trailing `/` (as shell completion
+    writes it), a trailing `/.` or a detour through `..` still gives the directory's own name.
+    Given 导入源是一个技能目录本身（含 SKILL.md），其中的技能为 "lint-fix"
+    And 模型对相似度的回答为
+      """
+      {"similar": []}
+      """
+    When 用技能导入器执行 `skill:import <写法>`
+    Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
+    And 技能目录中的目录应恰好为 "git-commit、lint-fix"
+
+    Examples:
+      | 写法                        |
+      | <源目录>/                   |
+      | <源目录>/.                  |
+      | <源目录>/../lint-fix        |
 
   @SKL-026
   Scenario Outline: 模型指出的相似技能不可用时照常导入 — <情形>
@@ -507,6 +546,54 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     When 用技能导入器执行 `skill:import <源目录>`
     Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
     And 模型应被询问 1 次，请求中包含 "xml-lint: XML linting, as XSLTX" 与 "git-commit: Write conventional commits"
+
+  @SKL-062
+  Scenario: 相似检查中已安装技能的描述含冒号时，第一个冒号之后的文字全部保留
+    The original reads a description line as key and value split at the first colon only: a value that
+    holds a colon of its own reaches the model whole.
+    Given 技能目录中还有 SKILL.md 为如下内容的技能 "release-notes"
+      """
+      ---
+      description: Changelog helper: drafts release notes from commits: grouped by type
+      ---
+      """
+    And 导入源目录中的技能
+      | name     | description     |
+      | lint-fix | Fix lint errors |
+    And 模型对相似度的回答为
+      """
+      {"similar": []}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
+    And 模型应被询问 1 次，请求中包含 "release-notes: Changelog helper: drafts release notes from commits: grouped by type" 与 "git-commit: Write conventional commits"
+
+  @SKL-063
+  Scenario: 相似检查中已安装技能的描述只去掉整个包住它的一对引号，开头或结尾的单个引号是文字
+    The original's front-matter parser removes quotes only when the same quote begins and ends the value
+    (its stripWrappingQuotes).
+    Given 技能目录中还有 SKILL.md 为如下内容的技能 "make-check"
+      """
+      ---
+      description: Run "make test"
+      ---
+      """
+    And 技能目录中还有 SKILL.md 为如下内容的技能 "tidy"
+      """
+      ---
+      description: 'lint' then "format"
+      ---
+      """
+    And 导入源目录中的技能
+      | name     | description     |
+      | lint-fix | Fix lint errors |
+    And 模型对相似度的回答为
+      """
+      {"similar": []}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
+    And 模型应被询问 1 次，请求中包含 "make-check: Run "make test"" 与 "tidy: 'lint' then "format""
 
   @SKL-043
   Scenario: 技能目录拒绝新建条目时导入的技能列入 Skipped 并记录错误，命令照常结束

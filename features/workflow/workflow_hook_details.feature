@@ -228,6 +228,24 @@ Feature: SubagentStop hook 與 compact 建議的細節
       | 1 | 0      |
       | 2 | 1      |
 
+  @WF-104 @beyond-seed
+  Scenario: 第 3 輪 issues 時 hook 說明已達迭代上限，建議繼續完成剩餘 stages
+    The original stops offering a new round once the retrospective has found issues three times (from a
+    retroCount of 3 on): the third round says the iteration limit is reached and points to the remaining
+    stages instead of `/ot:auto`.
+    Given 一個 standard workflow 的 RETRO stage 正在進行
+    And RETRO 已經以 ISSUES 結束 2 次，每次都重新開始
+    When SubagentStop hook 收到 `retrospective` 的結束事件，VERDICT 為 ISSUES
+    Then hook 的 `result` 逐行為：
+      """
+      🔁 回顧完成：發現改善建議（retroCount: 3/3）
+      ⛔ 已達迭代上限（3 次），建議繼續完成剩餘 stages（如 DOCS）
+
+      💡 可選：委派 grader agent 評估此階段輸出品質（subagent_type: ot:grader，傳入 STAGE=RETRO AGENT=retrospective SESSION_ID=<sid>）
+      """
+    And RETRO stage 在 workflow state 中為 completed（issues）
+    And workflow state 的 retroCount 為 3
+
   @WF-042
   Scenario Outline: 沒有 VERDICT 標記時 hook 依 stage 的關鍵字規則判定結果 — <stage>「<message>」
     Given 一個 <workflow> workflow 的 <stage> stage 正在進行

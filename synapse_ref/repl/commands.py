@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from synapse_ref.session.paths import synapse_home
+from synapse_ref.skills.skill_file import strip_wrapping_quotes
 
 SKILL_ENHANCE_PROGRESS_TEXT = "Analyzing skill enhancement..."
 HIGHLIGHT_START = "\x1b[1;93m"
@@ -146,9 +147,9 @@ _DESCRIPTION_LINE = re.compile(
 
 def skill_description(skill_md: str) -> str | None:
     """The first ``description:`` line (front matter comes first, so it wins over the body), without
-    quotes; None when there is none or it is empty."""
+    the quotes that wrap it; None when there is none or it is empty."""
     found = _DESCRIPTION_LINE.search(skill_md)
-    return (found.group(1).strip("\"'") if found else "") or None
+    return (strip_wrapping_quotes(found.group(1)) if found else "") or None
 
 
 def skills_command(skills_dir: Path) -> str:

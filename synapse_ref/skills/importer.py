@@ -5,8 +5,9 @@ wrapper holding one ``skills/`` directory (the original's layouts). For each sou
 
 1. an installed skill of the same name is a **conflict** (never overwritten: rename in the source);
 2. ``--continue=<name>`` imports it without asking whether it resembles an installed skill;
-3. ``--merge=<name>:<target>`` asks the model to merge it into the installed ``target``; the target's
-   current files are kept as a version (``versions/YYYY-MM-DD-NNN``) before its ``SKILL.md`` is replaced;
+3. ``--merge=<name>:<target>`` asks the model to merge it into the installed ``target`` (the first pair
+   naming the skill); the target's current files are kept as a version (``versions/YYYY-MM-DD-NNN``)
+   before its ``SKILL.md`` is replaced;
 4. otherwise the model is asked whether it resembles an installed skill; a resemblance is reported as
    **similar** (with the reason) and the skill is not imported, so the user decides with ``--continue`` or
    ``--merge``;
@@ -34,6 +35,7 @@ from typing import Any, TypeVar
 
 from synapse_ref.context.settings import parse_env_positive_int
 from synapse_ref.llm.ports import LLMClient
+from synapse_ref.skills.skill_file import strip_wrapping_quotes
 
 logger = logging.getLogger("synapse.skills.importer")
 
@@ -79,7 +81,7 @@ def _description(skill_md: str) -> str:
     for line in skill_md.splitlines():
         key, sep, value = line.partition(":")
         if sep and key.strip().strip("*").lower() == "description":
-            return value.strip().strip("\"'")
+            return strip_wrapping_quotes(value)
     return ""
 
 
@@ -126,7 +128,9 @@ class SkillImporter:
     ) -> dict[str, Any]:
         candidates = self._candidates(source)
         self._skills_dir.mkdir(parents=True, exist_ok=True)
-        merges = dict(merge_into)
+        merges: dict[str, str] = {}
+        for source_name, target_name in merge_into:
+            merges.setdefault(source_name, target_name)  # the first pair wins, as the original's find()
         result: dict[str, Any] = {"imported": [], "skipped": [], "conflicts": [], "similar": []}
         for name, path in candidates:
             target = self._skills_dir / name

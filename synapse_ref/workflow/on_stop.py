@@ -276,10 +276,11 @@ class SubagentStopHook:
             state["retroCount"] += 1
 
         rounds = self._store.update(session_id, bump)["retroCount"]
-        return [
-            f"{emoji} {label}完成：發現改善建議（retroCount: {rounds}/{MAX_RETRIES}）",
-            "💡 可選：觸發 /ot:auto 新一輪優化，或繼續完成剩餘 stages",
-        ]
+        if rounds >= MAX_RETRIES:  # no new round after the last one allowed: finish the workflow
+            advice = f"⛔ 已達迭代上限（{MAX_RETRIES} 次），建議繼續完成剩餘 stages（如 DOCS）"
+        else:
+            advice = "💡 可選：觸發 /ot:auto 新一輪優化，或繼續完成剩餘 stages"
+        return [f"{emoji} {label}完成：發現改善建議（retroCount: {rounds}/{MAX_RETRIES}）", advice]
 
 
 class _Emitter:
