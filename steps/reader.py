@@ -1187,6 +1187,15 @@ def reader_warned_line_numbers(reader_ctx: ReaderContext, numbers: str) -> None:
     ), f"one WARNING per skipped line, in file order, each naming its line number {expected}; got {messages}"
 
 
+@given("会话文件内容如下，其中 `{U+XXXX}` 表示该码位的字符")
+def reader_file_with_code_points(reader_ctx: ReaderContext, docstring: str) -> None:
+    """Characters a feature file cannot show (or its parser would take as a line break) written by code
+    point; the file's lines are the docstring's, split at ``\\n`` only."""
+    text = re.sub(r"\{U\+([0-9A-F]{4,6})\}", lambda found: chr(int(found.group(1), 16)), docstring)
+    reader_ctx.lines = text.split("\n")
+    reader_ctx.write()
+
+
 @given(parsers.re(r"^会话文件内容为 `(?P<text>[\s\S]*)`（`\\s`、`\\t`、`\\r` 表示空格、制表符与回车）$"))
 def reader_file_escaped(reader_ctx: ReaderContext, text: str) -> None:
     """Line breaks come from the table cell's ``\\n``; the whitespace a cell would trim is written escaped."""
