@@ -745,6 +745,16 @@ def reader_within_max(reader_ctx: ReaderContext) -> None:
     )
 
 
+@then("输出应与不传 `maxChars` 的 `compact(turns)` 全文相同")
+def reader_compact_unlimited(reader_ctx: ReaderContext) -> None:
+    assert reader_ctx.error is None, f"compact(turns, {reader_ctx.max_chars}) raised {reader_ctx.error!r}"
+    full = reader_ctx.reader.compact(reader_ctx.result_turns("read"))
+    assert full and reader_ctx.text == full, (
+        f"only maxChars > 0 limits the text, so compact(turns, {reader_ctx.max_chars}) must return the whole "
+        f"compact text {full!r}, got {reader_ctx.text!r}"
+    )
+
+
 @then("语义上应偏向保留末尾最近交互")
 def reader_keeps_tail(reader_ctx: ReaderContext) -> None:
     text, full = reader_ctx.text or "", reader_ctx.full_text or ""

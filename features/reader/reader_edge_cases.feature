@@ -347,3 +347,23 @@ Feature: ConversationReader 的窗口、标识与格式边界
     And `role: "tool"` 行应作为工具结果挂到紧随其后的 user turn 上
       | turn | toolUseId | content   |
       | 3    | call-1    | 3 passing |
+
+  @RDR-072 @beyond-seed
+  Scenario Outline: `compact` 的 `maxChars` 不是正数时不限长度 — maxChars=<max_chars>
+    Only `maxChars > 0` limits the compact text (the original tests `maxChars > 0`); 0, the default, and a
+    negative number both mean no limit, unlike `readTruncated`, where `maxChars <= 0` reads nothing.
+    Given turns 中包含用户文本、助手文本、工具调用与工具结果
+      """
+      {"id":"m1","role":"user","content":"Fix the failing test"}
+      {"id":"m2","role":"assistant","content":[{"type":"text","text":"Reading it."},{"type":"tool_use","id":"t1","name":"read","input":{}}]}
+      {"id":"m3","role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"assert 1 == 2"}]}
+      {"id":"m4","role":"assistant","content":"Fixed."}
+      """
+    When 以 `maxChars=<max_chars>` 调用 `compact(turns, maxChars)`
+    Then 输出应与不传 `maxChars` 的 `compact(turns)` 全文相同
+
+    Examples:
+      | max_chars |
+      | 0         |
+      | -1        |
+      | -30       |
