@@ -629,6 +629,17 @@ def reader_multiline_result(reader_ctx: ReaderContext, count: int, example: str)
     _read_turns(reader_ctx)
 
 
+@given(parsers.parse("工具结果共 {count:d} 行，每行形如 `{example}` 且以 CRLF 结尾"))
+def reader_multiline_crlf_result(reader_ctx: ReaderContext, count: int, example: str) -> None:
+    """Each line ends in ``\\r\\n``, as a Windows command prints it: the ``\\r`` belongs to its line."""
+    reader_ctx.tool_result_lines = [f"line-{i:02d}-zzzzzzzzzz\r" for i in range(count)]
+    assert len(reader_ctx.tool_result_lines[0]) == len(example) + 1
+    reader_ctx.tool_result = "\n".join(reader_ctx.tool_result_lines) + "\n"
+    assert reader_ctx.limit is not None and len(reader_ctx.tool_result) > reader_ctx.limit
+    reader_ctx.lines = _tool_result_session(reader_ctx.tool_result)
+    _read_turns(reader_ctx)
+
+
 @then("`[Result]` 内容应截断")
 def reader_result_truncated(reader_ctx: ReaderContext) -> None:
     original, limit = reader_ctx.tool_result or "", reader_ctx.limit or 0

@@ -173,6 +173,21 @@ Feature: ConversationReader 的窗口、标识与格式边界
       | 59    | 2    |
       | 22    | 1    |
 
+  @RDR-074 @beyond-seed
+  Scenario Outline: CRLF 结尾的多行工具结果按 `\n` 分行，每行保留其 `\r`，截断后仍是结果的开头 — 上限 <limit>
+    A line of a tool result ends at `\n`, as the original splits it (`content.split('\n')`): a command that
+    prints CRLF lines keeps each `\r` in the kept lines, which count towards the limit, so the `[Result]`
+    is the start of the output followed by `\n...`.
+    Given 设置 `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 为 "<limit>"
+    And 工具结果共 30 行，每行形如 `line-00-zzzzzzzzzz` 且以 CRLF 结尾
+    When 执行 `compact()`
+    Then `[Result]` 应为前 <kept> 行加上单独一行的 `...`
+
+    Examples:
+      | limit | kept |
+      | 200   | 9    |
+      | 60    | 2    |
+
   @RDR-036
   Scenario Outline: 首行都放不下时工具结果应按字符截断
     Given 设置 `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 为 "<limit>"
