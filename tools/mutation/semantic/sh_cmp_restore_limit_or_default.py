@@ -11,12 +11,18 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Any
 
-from tools.mutation.semantic._restore_limit import DEFAULT, NAME, RestoreLimitMutant
+from synapse_ref.adapter import ReferenceImplementation
+from tools.mutation.semantic._orchestrator import Orchestrator
+from tools.mutation.semantic._support import Delegate, swapped
 
 AREAS = ("context",)
 PATTERN = "default applied when the value is 0"
 BASELINE = "_baseline_orchestrator"
+
+NAME = "SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES"
+DEFAULT = 1024 * 1024
 
 
 def or_default() -> int:
@@ -24,9 +30,25 @@ def or_default() -> int:
     return (int(found.group(1)) if found else 0) or DEFAULT
 
 
-class Mutant(RestoreLimitMutant):
+class Compactor(Delegate):
+    async def compact(self, messages: list[Any], **options: Any) -> Any:
+        from synapse_ref.context import compactor
+
+        with swapped(compactor, "restore_max_bytes", or_default):
+            return await self._inner.compact(messages, **options)
+
+
+class Mutant(ReferenceImplementation):
+    """Compactors, also those the orchestrator builds (through ``context_compactor``), read the limit
+    with ``or_default``."""
+
     name = "semantic-sh_cmp_restore_limit_or_default"
-    limit = staticmethod(or_default)
+
+    def context_compactor(self, storage: Any, llm: Any, **options: Any) -> Any:
+        return Compactor(super().context_compactor(storage, llm, **options))
+
+    def context_orchestrator(self, llm: Any, **options: Any) -> Any:
+        return Orchestrator(self, llm, super().context_orchestrator(llm, **options), **options)
 
 
 implementation = Mutant
