@@ -796,6 +796,7 @@ def reader_compact_exact(reader_ctx: ReaderContext, expected: str) -> None:
 
 @given("多轮 turn 中包含多个 toolCalls")
 @given("输入会话包含多角色与重复工具调用")
+@given("会话的 turns 读自以下各行")
 def reader_tool_turns(reader_ctx: ReaderContext, docstring: str) -> None:
     reader_ctx.lines = _docstring_lines(docstring)
     _read_turns(reader_ctx)
@@ -893,6 +894,11 @@ def reader_chars_per_token_settings(reader_ctx: ReaderContext, datatable: list[l
 def reader_chars_per_token_default(reader_ctx: ReaderContext, default: int) -> None:
     assert str(default) in reader_ctx.settings, "the default value must be one of the settings compared"
     reader_ctx.default_chars_per_token = default
+
+
+@given("未设置 `SYNAPSE_CHARS_PER_TOKEN`")
+def reader_chars_per_token_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SYNAPSE_CHARS_PER_TOKEN", raising=False)
 
 
 @given(parsers.re(r'设置 `SYNAPSE_CHARS_PER_TOKEN` 为 "(?P<value>[^"]*)"'))
@@ -1348,6 +1354,16 @@ def reader_result_kept_chars(reader_ctx: ReaderContext, chars: int) -> None:
     assert shown == expected, (
         f"with the limit {reader_ctx.limit} not even the first line fits with the ellipsis, so the result is "
         f"cut by characters: expected {expected!r}, got {shown!r}"
+    )
+
+
+@then(parsers.parse("摘要的 `estimatedTokens` 应为 {count:d}（默认每 4 个字符计 1 token）"))
+def reader_summary_estimate_is(reader_ctx: ReaderContext, count: int) -> None:
+    assert reader_ctx.summary is not None
+    got = reader_ctx.summary.estimated_tokens
+    assert got == count, (
+        "the estimate is ceil(characters of each turn's JSON content / 4), escapes counted as written: "
+        f"expected {count}, got {got}"
     )
 
 

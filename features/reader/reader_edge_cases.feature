@@ -383,15 +383,16 @@ Feature: ConversationReader 的窗口、标识与格式边界
       | -1        |
       | -30       |
 
-  @RDR-073 @beyond-seed @live-settings
+  @RDR-073 @beyond-seed
   Scenario: 文本内容按 `JSON.stringify` 的写法计入 `estimatedTokens`：引号、反斜杠、换行与制表符各算两个字符
     A turn is measured as the JSON text of its content, as the original's `JSON.stringify` writes it: a
     string content is its characters in quotes with `"`, `\`, a newline and a tab each written as a
-    two-character escape, so the line below measures 39 characters, not its 32 characters and two quotes.
-    Given 会话文件内容如下
+    two-character escape, so the line below measures 39 characters (10 tokens at the default 4 characters
+    per token), not its 32 characters and two quotes (9 tokens).
+    Given 未设置 `SYNAPSE_CHARS_PER_TOKEN`
+    And 会话的 turns 读自以下各行
       """
       {"id":"q-1","role":"user","content":"Run \"make\" in C:\\build\nthen\ttest"}
       """
-    And 设置 `SYNAPSE_CHARS_PER_TOKEN` 为 "1"
-    When 对同一会话执行 `summarize`
-    Then `estimatedTokens` 应为 39
+    When 调用 `summarize(turns)`
+    Then 摘要的 `estimatedTokens` 应为 10（默认每 4 个字符计 1 token）
