@@ -67,6 +67,7 @@ Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
       | compact-model | compact-model | 3  | 3   | 1001 | 1202 |
       | compact-model | compact-model | 0  | 5   | 0    | 9600 |
       | Main-Model    | Main-Model    | 3  | 3   | 1000 | 1200 |
+      | compact-model | compact-model | -1 | 5   | -5   | 9600 |
 
   @CTX-025
   Scenario: JSON 格式的工具输出卸载为 .json 文件，其余为 .txt 文件
