@@ -35,7 +35,9 @@ def or_default(name: str, default: int) -> int:
 class OrDefault(Orchestrator):
     def __init__(self, implementation: Any, llm: Any, reference: Any, **options: Any) -> None:
         super().__init__(implementation, llm, reference, **options)
-        taken = {field: or_default(name, default) for field, (name, default) in SETTINGS.items()}
+        taken: dict[str, Any] = {
+            field: or_default(name, default) for field, (name, default) in SETTINGS.items()
+        }
         self.settings = dataclasses.replace(self.settings, **taken)
 
 
