@@ -649,6 +649,7 @@ def agent_tool_sequence(agent_world: AgentWorld, datatable: list[list[str]]) -> 
         "执行错误": [lambda call: _execution_error()],
         "失败与执行错误": [lambda call: _countable_failure(), lambda call: _execution_error()],
         "两个失败": [lambda call: _countable_failure(), lambda call: _countable_failure()],
+        "失败与成功": [lambda call: _countable_failure(), lambda call: _ok()],
     }
     for _, outcome in datatable[1:]:
         results = outcomes[outcome]
@@ -1470,15 +1471,17 @@ def agent_whitelisted_exactly(agent_world: AgentWorld, method: str, path: str) -
     )
 )
 def agent_unsandboxed_run(agent_world: AgentWorld, stdout: str, stderr: str, code: str) -> None:
-    agent_world.unsandboxed_output = stdout
-    agent_world.unsandboxed_stderr = stderr
+    """``\\n`` in the outputs stands for a line break."""
+    agent_world.unsandboxed_output = stdout.replace("\\n", "\n")
+    agent_world.unsandboxed_stderr = stderr.replace("\\n", "\n")
     agent_world.unsandboxed_exit_code = int(code)
 
 
 @given(parsers.re(r'^重试命令将返回 output "(?P<output>[^"]*)"、message "(?P<message>[^"]*)"$'))
 def agent_retry_result(agent_world: AgentWorld, output: str, message: str) -> None:
-    agent_world.retry_output = output
-    agent_world.retry_message = message
+    """``\\n`` in the output and message stands for a line break."""
+    agent_world.retry_output = output.replace("\\n", "\n")
+    agent_world.retry_message = message.replace("\\n", "\n")
 
 
 @then(parsers.re(r'^回答应为 "(?P<answer>.*)"$'))
@@ -1823,6 +1826,8 @@ def agent_hooks_did_not_run(agent_world: AgentWorld) -> None:
     )
 )
 def agent_tool_output_and_message(agent_world: AgentWorld, output: str, message: str) -> None:
+    """``\\n`` in the output and message stands for a line break."""
+    output, message = output.replace("\\n", "\n"), message.replace("\\n", "\n")
     agent_world.llm.reply_tool_calls([{"id": "call-1", "name": "Bash", "arguments": {"command": "ls"}}])
     agent_world.tool_results.append(_returning(_ToolResult(output=output, message=message)))
 

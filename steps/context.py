@@ -1549,11 +1549,25 @@ def ctx_given_env(monkeypatch: pytest.MonkeyPatch, env: str) -> None:
         monkeypatch.setenv(name, value)
 
 
-@when("用替身 ContextManager 与 ContextCompactor 创建 `ContextOrchestrator` 且不传入阈值")
+@when(
+    parsers.re(
+        r"用替身 ContextManager 与 ContextCompactor 创建 `ContextOrchestrator` (?:且不传入阈值|"
+        r"并传入 `compactTriggerThreshold=(?P<trigger>\d+)` 与 `compactCooldownSteps=(?P<cooldown>\d+)`)$"
+    )
+)
 def ctx_when_probes(
-    ctx_state: CtxState, synapse: contract.Implementation, recording_sleep: RecordingSleep
+    ctx_state: CtxState,
+    synapse: contract.Implementation,
+    recording_sleep: RecordingSleep,
+    trigger: str | None,
+    cooldown: str | None,
 ) -> None:
+    """Thresholds passed when creating the orchestrator are its own; those left out come from the
+    environment."""
     ctx_state.session_dir.mkdir(parents=True, exist_ok=True)
+    passed: dict[str, int] = {}
+    if trigger is not None and cooldown is not None:
+        passed = {"compact_trigger_threshold": int(trigger), "compact_cooldown_steps": int(cooldown)}
     probes: list[CtxProbe] = []
     for _ in range(3):
         offload, compact = CtxOffloadDouble(), CtxCompactDouble()
@@ -1563,6 +1577,7 @@ def ctx_when_probes(
             sleep=recording_sleep,
             context_manager=offload,
             compactor=compact,
+            **passed,
         )
         probes.append(CtxProbe(orchestrator, offload, compact))
     ctx_state.probes = probes

@@ -629,6 +629,17 @@ def reader_multiline_result(reader_ctx: ReaderContext, count: int, example: str)
     _read_turns(reader_ctx)
 
 
+@given(parsers.parse("工具结果共 {count:d} 行，每行形如 `{example}` 且以 CRLF 结尾"))
+def reader_multiline_crlf_result(reader_ctx: ReaderContext, count: int, example: str) -> None:
+    """Each line ends in ``\\r\\n``, as a Windows command prints it: the ``\\r`` belongs to its line."""
+    reader_ctx.tool_result_lines = [f"line-{i:02d}-zzzzzzzzzz\r" for i in range(count)]
+    assert len(reader_ctx.tool_result_lines[0]) == len(example) + 1
+    reader_ctx.tool_result = "\n".join(reader_ctx.tool_result_lines) + "\n"
+    assert reader_ctx.limit is not None and len(reader_ctx.tool_result) > reader_ctx.limit
+    reader_ctx.lines = _tool_result_session(reader_ctx.tool_result)
+    _read_turns(reader_ctx)
+
+
 @then("`[Result]` 内容应截断")
 def reader_result_truncated(reader_ctx: ReaderContext) -> None:
     original, limit = reader_ctx.tool_result or "", reader_ctx.limit or 0
@@ -745,6 +756,16 @@ def reader_within_max(reader_ctx: ReaderContext) -> None:
     )
 
 
+@then("输出应与不传 `maxChars` 的 `compact(turns)` 全文相同")
+def reader_compact_unlimited(reader_ctx: ReaderContext) -> None:
+    assert reader_ctx.error is None, f"compact(turns, {reader_ctx.max_chars}) raised {reader_ctx.error!r}"
+    full = reader_ctx.reader.compact(reader_ctx.result_turns("read"))
+    assert full and reader_ctx.text == full, (
+        f"only maxChars > 0 limits the text, so compact(turns, {reader_ctx.max_chars}) must return the whole "
+        f"compact text {full!r}, got {reader_ctx.text!r}"
+    )
+
+
 @then("语义上应偏向保留末尾最近交互")
 def reader_keeps_tail(reader_ctx: ReaderContext) -> None:
     text, full = reader_ctx.text or "", reader_ctx.full_text or ""
@@ -775,6 +796,7 @@ def reader_compact_exact(reader_ctx: ReaderContext, expected: str) -> None:
 
 @given("多轮 turn 中包含多个 toolCalls")
 @given("输入会话包含多角色与重复工具调用")
+@given("会话的 turns 读自以下各行")
 def reader_tool_turns(reader_ctx: ReaderContext, docstring: str) -> None:
     reader_ctx.lines = _docstring_lines(docstring)
     _read_turns(reader_ctx)
@@ -872,6 +894,11 @@ def reader_chars_per_token_settings(reader_ctx: ReaderContext, datatable: list[l
 def reader_chars_per_token_default(reader_ctx: ReaderContext, default: int) -> None:
     assert str(default) in reader_ctx.settings, "the default value must be one of the settings compared"
     reader_ctx.default_chars_per_token = default
+
+
+@given("未设置 `SYNAPSE_CHARS_PER_TOKEN`")
+def reader_chars_per_token_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SYNAPSE_CHARS_PER_TOKEN", raising=False)
 
 
 @given(parsers.re(r'设置 `SYNAPSE_CHARS_PER_TOKEN` 为 "(?P<value>[^"]*)"'))
@@ -1187,6 +1214,15 @@ def reader_warned_line_numbers(reader_ctx: ReaderContext, numbers: str) -> None:
     ), f"one WARNING per skipped line, in file order, each naming its line number {expected}; got {messages}"
 
 
+@given("会话文件内容如下，其中 `{U+XXXX}` 表示该码位的字符")
+def reader_file_with_code_points(reader_ctx: ReaderContext, docstring: str) -> None:
+    """Characters a feature file cannot show (or its parser would take as a line break) written by code
+    point; the file's lines are the docstring's, split at ``\\n`` only."""
+    text = re.sub(r"\{U\+([0-9A-F]{4,6})\}", lambda found: chr(int(found.group(1), 16)), docstring)
+    reader_ctx.lines = text.split("\n")
+    reader_ctx.write()
+
+
 @given(parsers.re(r"^会话文件内容为 `(?P<text>[\s\S]*)`（`\\s`、`\\t`、`\\r` 表示空格、制表符与回车）$"))
 def reader_file_escaped(reader_ctx: ReaderContext, text: str) -> None:
     """Line breaks come from the table cell's ``\\n``; the whitespace a cell would trim is written escaped."""
@@ -1318,6 +1354,16 @@ def reader_result_kept_chars(reader_ctx: ReaderContext, chars: int) -> None:
     assert shown == expected, (
         f"with the limit {reader_ctx.limit} not even the first line fits with the ellipsis, so the result is "
         f"cut by characters: expected {expected!r}, got {shown!r}"
+    )
+
+
+@then(parsers.parse("摘要的 `estimatedTokens` 应为 {count:d}（默认每 4 个字符计 1 token）"))
+def reader_summary_estimate_is(reader_ctx: ReaderContext, count: int) -> None:
+    assert reader_ctx.summary is not None
+    got = reader_ctx.summary.estimated_tokens
+    assert got == count, (
+        "the estimate is ceil(characters of each turn's JSON content / 4), escapes counted as written: "
+        f"expected {count}, got {got}"
     )
 
 

@@ -10,7 +10,8 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
   names the problem, never an exception: the run goes on and the model sees why. Each result is also checked
   as the toolset returns it: `is_error`, `extras.failureCategory` (which decides whether the
   consecutive-failure stop counts it: `command_not_found` and `invalid_usage` count, `execution_error` does
-  not), and the `brief` label the original gives each kind of result (AGT-080, AGT-081).
+  not), and the `brief` label the original gives each kind of result (AGT-080, AGT-081). The exit code is the
+  status a shell reports: a command ended by signal N exits with 128 + N.
 
   实现自己的 Bash 工具按原实现的措辞报告每次调用，因为模型在下一次请求中读到的正是这段文字（tool 消息是
   结果的 output 与 message 以空行相连，空的略去）：标准输出原样给出，其后是 `[stderr]` 与错误输出；什么
@@ -20,7 +21,7 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
   run 继续，模型看到原因。每个结果也按工具集返回的样子检查：`is_error`、决定连续失败是否计数的
   `extras.failureCategory`（`command_not_found`、`invalid_usage` 计数，`execution_error` 不计），以及原实现
   为每类结果给出的 `brief` 标签（AGT-080、AGT-081）。原实现对没有输出的失败命令也说“成功执行而无输出”，
-  这里不这样说：它的 output 为空。输出中不是 UTF-8 的字节显示为 U+FFFD。表中的 `\\n` 表示换行。
+  这里不这样说：它的 output 为空。被信号 N 结束的命令，退出码按 shell 的报告为 128 + N。输出中不是 UTF-8 的字节显示为 U+FFFD。表中的 `\\n` 表示换行。
 
   Background:
     Given runner 使用实现自己的 Bash 工具集，命令在空的工作目录中运行
@@ -58,6 +59,7 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
       | exit 4                                      | execution_error   | Command failed with exit code 4\\n\\nSelf-description: The command failed. Next step: run `Bash(command="exit --help")` to learn usage, then retry with valid arguments. |
       | no-such-command-xyz --flag                  | command_not_found | [stderr]\\n{stderr}\\n\\nSelf-description: The command failed. Next step: run `Bash(command="no-such-command-xyz --help")` to learn usage, then retry with valid arguments.\\n\\nCommand failed with exit code 127\\n\\nSelf-description: The command failed. Next step: run `Bash(command="no-such-command-xyz --help")` to learn usage, then retry with valid arguments. |
       | printf 'Usage: tool [path]' >&2; exit 2     | invalid_usage     | [stderr]\\nUsage: tool [path]\\n\\nSelf-description: The command failed. Next step: run `Bash(command="printf --help")` to learn usage, then retry with valid arguments.\\n\\nCommand failed with exit code 2\\n\\nSelf-description: The command failed. Next step: run `Bash(command="printf --help")` to learn usage, then retry with valid arguments. |
+      | sh -c 'kill -TERM $$'                       | execution_error   | Command failed with exit code 143\\n\\nSelf-description: The command failed. Next step: run `Bash(command="sh --help")` to learn usage, then retry with valid arguments. |
 
   @AGT-074
   Scenario Outline: 失败命令的错误输出决定它是否算作误用

@@ -21,6 +21,27 @@ Feature: 按轮计数、逐个调用核对、每种回答后都不留状态
       | Tool execution failed (counted: 2/2, consecutive: 1/3) |
       | Tool execution failed (counted: 2/2, consecutive: 2/3) |
 
+  @AGT-089
+  Scenario: 一轮中有计数的工具失败时，同一轮中另一个调用成功也不让连续失败重新计数
+    A round counts when any of its failures counts, whatever its other calls did (the original's
+    `countable.length > 0 ? previous + 1 : 0`): a model that keeps misusing one tool while a second call
+    of the same round works is still stopped.
+    Given 工具调用依次返回:
+      | 轮次 | 结果       |
+      | 1    | 失败与成功 |
+      | 2    | 失败与成功 |
+      | 3    | 失败与成功 |
+    And 第 4 轮模型直接回复 "不应到达这里"
+    And `SYNAPSE_MAX_CONSECUTIVE_TOOL_FAILURES` 为 ""，阈值应为 3
+    When 执行 `runner.run(...)`
+    Then run 应返回 "Consecutive tool execution failures; stopping."
+    And 模型应被调用 3 次
+    And `synapse.*` 日志应依次记录这些工具失败警告:
+      | message                                                |
+      | Tool execution failed (counted: 1/1, consecutive: 1/3) |
+      | Tool execution failed (counted: 1/1, consecutive: 2/3) |
+      | Tool execution failed (counted: 1/1, consecutive: 3/3) |
+
   @AGT-061
   Scenario: 并行工具调用中只回答了第一个调用的轮次被整体移除
     Given 历史如下，调用 id 以 "bad-" 开头的 assistant 消息及紧随其后的 tool 消息是不完整的一轮

@@ -102,6 +102,7 @@ Feature: AgentRunner 与会话、上下文的衔接细节
       | a.txt  |             | a.txt                   |
       | a.txt  | exit code 0 | a.txt\\n\\nexit code 0  |
       |        | exit code 1 | exit code 1             |
+      | \\n    | exit code 1 | \\n\\n\\nexit code 1 |
 
   @AGT-088
   Scenario: 一次请求中每一次模型调用的用量都计入会话，工具轮次也不例外

@@ -78,6 +78,7 @@ Feature: 沙箱授权请求与回答的细节
       | key-data | warning: perms | 0    | key-data\\n\\n[stderr]\\nwarning: perms    |
       |          | denied         | 1    | [stderr]\\ndenied                          |
       |          |                | 2    | (Command exited with code 2)               |
+      | \\n      |                | 0    | \\n                                        |
 
   @AGT-027
   Scenario Outline: 授权后重试的回答由重试结果的 output 与 message 组成
@@ -94,6 +95,7 @@ Feature: 沙箱授权请求与回答的细节
       | allow_permanent | retry-ok | exit code 0 | retry-ok\\n\\nexit code 0                       |
       | allow_session   |          | exit code 0 | exit code 0                                     |
       | allow_permanent |          |             | (Command executed successfully with no output)  |
+      | allow_session   | \\n      |             | \\n                                             |
 
   @AGT-028
   Scenario: 工具集没有 Bash 工具时回答失败，请求保持待处理

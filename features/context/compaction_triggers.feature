@@ -128,3 +128,25 @@ Feature: Context compaction 触发规则
     Then 应调用 `ContextCompactor.compact(...)`
     And 日志应记录 context 卸载后仍超阈值的 warning
 
+
+  @CTX-089 @beyond-seed
+  Scenario: 卸载后已不超阈值的步也计入冷却期：冷却期按步数而不是按需要 compact 的步数计算
+    Every `offloadIfNeeded` call is one step of the cooldown, also a step whose offload left the history
+    under the threshold: after an attempt at step 1 and four steps under the threshold, step 6 needs a
+    compaction and gets one, as in the original, whose step counter advances on every call.
+    Given offload 替身每一步都报告:
+      | offloadedCount | previousTokens | currentTokens | freedTokens |
+      | 0              | 100000         | 90000         | 10000       |
+    And `stillExceedsThreshold=true` 且 `freedTokens < compactTriggerThreshold`
+    And compact 替身返回 `success=true`
+    And 上一次 compact 尝试发生在最近 `compactCooldownSteps` 内
+    And offload 替身每一步都报告:
+      | offloadedCount | previousTokens | currentTokens | freedTokens |
+      | 2              | 100000         | 70000         | 30000       |
+    And `stillExceedsThreshold=false`
+    And 接下来的 4 次 `offloadIfNeeded(...)` 都不应触发 compact
+    And offload 替身每一步都报告:
+      | offloadedCount | previousTokens | currentTokens | freedTokens |
+      | 0              | 100000         | 90000         | 10000       |
+    And `stillExceedsThreshold=true` 且 `freedTokens < compactTriggerThreshold`
+    Then 再下一次 `offloadIfNeeded(...)` 应触发 compact

@@ -26,6 +26,17 @@ Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
       | 负数回退默认  | SYNAPSE_COMPACT_TRIGGER_THRESHOLD=-5 SYNAPSE_COMPACT_COOLDOWN_STEPS=-2   | 14999 | 15000 | 5  |
       | 小数取整数前缀 | SYNAPSE_COMPACT_TRIGGER_THRESHOLD=20000.9 SYNAPSE_COMPACT_COOLDOWN_STEPS=2.5 | 19999 | 20000 | 2  |
 
+  @CTX-090
+  Scenario: 创建 `ContextOrchestrator` 时传入的触发阈值与冷却步数优先于环境变量
+    The environment only supplies what the caller leaves out: thresholds passed when the orchestrator is
+    created are used even when `SYNAPSE_COMPACT_TRIGGER_THRESHOLD` and `SYNAPSE_COMPACT_COOLDOWN_STEPS`
+    are set.
+    Given 与 context 相关的 SYNAPSE_* 环境变量为 `SYNAPSE_COMPACT_TRIGGER_THRESHOLD=5000 SYNAPSE_COMPACT_COOLDOWN_STEPS=7`
+    When 用替身 ContextManager 与 ContextCompactor 创建 `ContextOrchestrator` 并传入 `compactTriggerThreshold=20000` 与 `compactCooldownSteps=2`
+    Then offload 仍超阈值且释放 `19999` tokens 时应触发 compact
+    And offload 仍超阈值且释放 `20000` tokens 时不应触发 compact
+    And 一次 compact 尝试后应在第 `2` 步后才再次触发 compact
+
   @CTX-024
   Scenario Outline: 编排器用真实组件按环境变量卸载并压缩 — SYNAPSE_COMPACT_MODEL=<压缩模型>
     Given 与 context 相关的 SYNAPSE_* 环境变量为 `SYNAPSE_OFFLOAD_THRESHOLD=3000 SYNAPSE_OFFLOAD_MIN_CHARS=100 SYNAPSE_COMPACT_PRESERVE_COUNT=<保留> SYNAPSE_COMPACT_TARGET_TOKENS=<目标> SYNAPSE_COMPACT_RETRY_COUNT=2 SYNAPSE_COMPACT_MODEL=<压缩模型>`
@@ -56,6 +67,7 @@ Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
       | compact-model | compact-model | 3  | 3   | 1001 | 1202 |
       | compact-model | compact-model | 0  | 5   | 0    | 9600 |
       | Main-Model    | Main-Model    | 3  | 3   | 1000 | 1200 |
+      | compact-model | compact-model | -1 | 5   | -5   | 9600 |
 
   @CTX-025
   Scenario: JSON 格式的工具输出卸载为 .json 文件，其余为 .txt 文件

@@ -3,7 +3,7 @@ Feature: Context 压缩器默认参数、卸载环境变量与阈值边界
   Pins what the seeds leave open: the ContextCompactor's own defaults (keep 5 messages, `maxTokens`
   9600 for the 8000-token target, 3 attempts in total), the `SYNAPSE_OFFLOAD_SCAN_RATIO` and
   `SYNAPSE_COMPACT_RETRY_COUNT` variables with the orchestrator's defaults (threshold 150000, scan ratio
-  0.5, minChars 50), and `stillExceedsThreshold` when the history sits exactly on the offload threshold.
+  0.5, minChars 50; the ratio is read like `parseFloat`, from the number at its start), and `stillExceedsThreshold` when the history sits exactly on the offload threshold.
 
   @CTX-026
   Scenario: 不传参数的 ContextCompactor 保留 5 条消息、maxTokens 为 9600 并共尝试 3 次
@@ -51,6 +51,7 @@ Feature: Context 压缩器默认参数、卸载环境变量与阈值边界
       | 零与非数字回退默认 | SYNAPSE_OFFLOAD_SCAN_RATIO=0 SYNAPSE_COMPACT_RETRY_COUNT=abc    | 3   | 3  |
       | 小数取整数前缀 | SYNAPSE_OFFLOAD_SCAN_RATIO=0.7 SYNAPSE_COMPACT_RETRY_COUNT=2.9  | 3,7 | 2  |
       | 文字比例与负数回退默认 | SYNAPSE_OFFLOAD_SCAN_RATIO=abc SYNAPSE_COMPACT_RETRY_COUNT=-1 | 3   | 3  |
+      | 比例取开头的数字     | SYNAPSE_OFFLOAD_SCAN_RATIO=0.7abc SYNAPSE_COMPACT_RETRY_COUNT=2 | 3,7 | 2  |
 
   @CTX-028
   Scenario: 没有可卸载的消息且 token 恰好等于阈值时 stillExceedsThreshold 为 true

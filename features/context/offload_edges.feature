@@ -160,3 +160,20 @@ Feature: 多片段 tool 消息的卸载与恢复
     Then 总结模型看到的第 `3` 条消息应为 "第一个工具输出"
     And 总结模型看到的第 `4` 条消息应为 "第二个工具输出"
 
+
+  @CTX-091
+  Scenario: 多个文本片段的 tool 消息按以换行连接后的文本长度与 `minChars` 比较
+    The length compared with `minChars` is that of the text the offload would save, the text parts joined
+    with a newline: two parts of 25 characters are 51 characters, over `minChars=50`, so the message is
+    offloaded although its parts add up to 50.
+    Given 一个每字符计 1 token 的计数器与一个空的会话 offload 目录
+    And ContextManager 参数为 `scanRatio=1` 与 `minChars=50`
+    And 历史消息为:
+      | role | text | repeat |
+      | tool | a    | 60     |
+      | user | 继续   | 1      |
+    And 第 `1` 条消息的内容改为文本片段 "第一段输出"、一个图片片段与文本片段 "第二段输出"，各重复 `5` 次
+    And 当前 token 超过 offload 阈值
+    When 调用 `offloadIfNeeded(messages)`
+    Then `offloadedCount` 应为 `1`
+    And 第 `1` 条消息的卸载文件内容应为其文本片段以换行连接

@@ -6,8 +6,9 @@ Feature: 合规的历史之后第一处需要修复的条目，无论是哪种�
   twice, is no mapping or has no string id, a round cut off at the end of the history, or a stray result
   as the very last entry. Entries 1-4 are a user request, a valid one-call round with its result and the
   assistant's answer; the table gives what follows them and which entries the sanitized history keeps.
-  The same holds when the first round of the history is the one to remove, for an id that is no string
-  or is empty (even when its result answers that very id), for a name that is no string
+  An id only has to be unique among the rounds kept: the id of a removed round is free for a later
+  round. The same holds when the first round of the history is the one to remove, for an id that is no
+  string or is empty (even when its result answers that very id), for a name that is no string
   and for arguments that are JSON text of something other than an object, or no text at all.
 
   合规历史（第 1-4 条：用户请求、一轮合规的单个工具调用及其结果、助手回答）之后接上的第一处问题条目，
@@ -45,6 +46,7 @@ Feature: 合规的历史之后第一处需要修复的条目，无论是哪种�
       | 多个调用中第一个不是对象         | [{"role": "assistant", "content": [], "toolCalls": [null, {"id": "c-3", "name": "Read", "arguments": "{}"}]}, {"role": "tool", "content": [], "toolCallId": "c-2"}, {"role": "tool", "content": [], "toolCallId": "c-3"}, {"role": "user", "content": []}] | 1,2,3,4,8     |
       | 多个调用的 arguments 都不是对象   | [{"role": "assistant", "content": [], "toolCalls": [{"id": "c-2", "name": "Bash", "arguments": "not json"}, {"id": "c-3", "name": "Read", "arguments": "[]"}]}, {"role": "tool", "content": [], "toolCallId": "c-2"}, {"role": "tool", "content": [], "toolCallId": "c-3"}, {"role": "user", "content": []}] | 1,2,3,4,8     |
       | 多个调用的第一个结果不是对象      | [{"role": "assistant", "content": [], "toolCalls": [{"id": "c-2", "name": "Bash", "arguments": "{}"}, {"id": "c-3", "name": "Read", "arguments": "{}"}]}, "c-2", {"role": "tool", "content": [], "toolCallId": "c-3"}, {"role": "user", "content": []}] | 1,2,3,4,8     |
+      | 被移除一轮的 id 在其后合规的一轮中再次使用 | [{"role": "assistant", "content": [], "toolCalls": [{"id": "c-2", "name": "Bash", "arguments": "{}"}]}, {"role": "user", "content": []}, {"role": "assistant", "content": [], "toolCalls": [{"id": "c-2", "name": "Bash", "arguments": "{}"}]}, {"role": "tool", "content": [], "toolCallId": "c-2"}] | 1,2,3,4,6,7,8 |
 
   @CTX-068
   Scenario Outline: 历史中第一轮工具调用的 name 或 arguments 不合规时整轮被移除 — <情形>

@@ -173,6 +173,21 @@ Feature: ConversationReader 的窗口、标识与格式边界
       | 59    | 2    |
       | 22    | 1    |
 
+  @RDR-074 @beyond-seed
+  Scenario Outline: CRLF 结尾的多行工具结果按 `\n` 分行，每行保留其 `\r`，截断后仍是结果的开头 — 上限 <limit>
+    A line of a tool result ends at `\n`, as the original splits it (`content.split('\n')`): a command that
+    prints CRLF lines keeps each `\r` in the kept lines, which count towards the limit, so the `[Result]`
+    is the start of the output followed by `\n...`.
+    Given 设置 `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 为 "<limit>"
+    And 工具结果共 30 行，每行形如 `line-00-zzzzzzzzzz` 且以 CRLF 结尾
+    When 执行 `compact()`
+    Then `[Result]` 应为前 <kept> 行加上单独一行的 `...`
+
+    Examples:
+      | limit | kept |
+      | 200   | 9    |
+      | 60    | 2    |
+
   @RDR-036
   Scenario Outline: 首行都放不下时工具结果应按字符截断
     Given 设置 `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 为 "<limit>"
@@ -347,3 +362,37 @@ Feature: ConversationReader 的窗口、标识与格式边界
     And `role: "tool"` 行应作为工具结果挂到紧随其后的 user turn 上
       | turn | toolUseId | content   |
       | 3    | call-1    | 3 passing |
+
+  @RDR-072 @beyond-seed
+  Scenario Outline: `compact` 的 `maxChars` 不是正数时不限长度 — maxChars=<max_chars>
+    Only `maxChars > 0` limits the compact text (the original tests `maxChars > 0`); 0, the default, and a
+    negative number both mean no limit, unlike `readTruncated`, where `maxChars <= 0` reads nothing.
+    Given turns 中包含用户文本、助手文本、工具调用与工具结果
+      """
+      {"id":"m1","role":"user","content":"Fix the failing test"}
+      {"id":"m2","role":"assistant","content":[{"type":"text","text":"Reading it."},{"type":"tool_use","id":"t1","name":"read","input":{}}]}
+      {"id":"m3","role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"assert 1 == 2"}]}
+      {"id":"m4","role":"assistant","content":"Fixed."}
+      """
+    When 以 `maxChars=<max_chars>` 调用 `compact(turns, maxChars)`
+    Then 输出应与不传 `maxChars` 的 `compact(turns)` 全文相同
+
+    Examples:
+      | max_chars |
+      | 0         |
+      | -1        |
+      | -30       |
+
+  @RDR-073 @beyond-seed
+  Scenario: 文本内容按 `JSON.stringify` 的写法计入 `estimatedTokens`：引号、反斜杠、换行与制表符各算两个字符
+    A turn is measured as the JSON text of its content, as the original's `JSON.stringify` writes it: a
+    string content is its characters in quotes with `"`, `\`, a newline and a tab each written as a
+    two-character escape, so the line below measures 39 characters (10 tokens at the default 4 characters
+    per token), not its 32 characters and two quotes (9 tokens).
+    Given 未设置 `SYNAPSE_CHARS_PER_TOKEN`
+    And 会话的 turns 读自以下各行
+      """
+      {"id":"q-1","role":"user","content":"Run \"make\" in C:\\build\nthen\ttest"}
+      """
+    When 调用 `summarize(turns)`
+    Then 摘要的 `estimatedTokens` 应为 10（默认每 4 个字符计 1 token）

@@ -61,3 +61,20 @@ Feature: ConversationReader 的 warning 日志写明被跳过的行在文件中�
     When 调用 `ConversationReader.read(filePath)`
     Then 每个合法的 user 与 assistant 行都应依次成为一个内容完整的 turn
     And 应依次为末尾第 `2` 行各记录一条 warning 日志，日志写明该行在文件中的行号
+
+  @RDR-071
+  Scenario: 行内的 U+2028、U+2029 与 U+0085 不是换行：这样的行照常成为 turn，其后被跳过的行的 warning 写明其行号
+    A line ends at `\n` only, as the original splits the file (`content.split('\n')`): `JSON.stringify`
+    writes U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR and U+0085 NEXT LINE unescaped, so a pasted
+    paragraph brings them into a transcript line, which stays one line and one turn. A reader that splits
+    where Python's `str.splitlines()` does cuts it into two halves that are no JSON.
+    Given 会话文件内容如下，其中 `{U+XXXX}` 表示该码位的字符
+      """
+      {"role":"user","content":"第一段{U+2028}第二段"}
+      {"role":"assistant","content":"Para one.{U+2029}Para two.{U+0085}Next line."}
+      {"role":"tool","content":"缺少 toolCallId"}
+      {"role":"assistant","content":"Done."}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 每个合法的 user 与 assistant 行都应依次成为一个内容完整的 turn
+    And 应依次为第 `3` 行各记录一条 warning 日志，日志写明该行的行号

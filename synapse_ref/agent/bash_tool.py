@@ -110,8 +110,15 @@ async def run_command(command: str, cwd: str, *, grace: float = KILL_GRACE_SECON
     return CommandRun(
         stdout=stdout.decode("utf-8", errors="replace"),
         stderr=stderr.decode("utf-8", errors="replace"),
-        exit_code=await process.wait(),  # already exited: communicate() waited for it
+        exit_code=shell_exit_code(await process.wait()),  # already exited: communicate() waited for it
     )
+
+
+def shell_exit_code(returncode: int) -> int:
+    """The exit status a shell reports (``$?``): a command ended by signal N exits with 128 + N, where
+    Python's return code is -N (``bash -c`` runs a lone command in its own process, so a command killed
+    by a signal reaches here as such)."""
+    return returncode if returncode >= 0 else 128 - returncode
 
 
 async def _end_group(process: asyncio.subprocess.Process, grace: float) -> None:
