@@ -44,6 +44,7 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
       | true                                     | (Command executed successfully with no output) |
       | printf 'caf\\351'; printf 'caf\\351' >&2 | caf�\\n\\n[stderr]\\ncaf�                      |
       | printf '\\n' >&2                         | [stderr]\\n\\n                               |
+      | printf 'x: command not found' >&2        | [stderr]\\nx: command not found               |
 
   @AGT-073
   Scenario Outline: 失败的命令：模型看到输出、退出码与查看 --help 的提示，run 继续
