@@ -20,6 +20,7 @@ from tools.mutation.semantic._runner import AgentLoop, logger
 
 AREAS = ("agent",)
 PATTERN = "precedence between two sources"
+BASELINE = "_baseline_loop"
 
 KNOWN = COUNTABLE_CATEGORIES | {"execution_error"}
 
