@@ -43,6 +43,8 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
       | printf err >&2                           | [stderr]\\nerr                                 |
       | true                                     | (Command executed successfully with no output) |
       | printf 'caf\\351'; printf 'caf\\351' >&2 | caf�\\n\\n[stderr]\\ncaf�                      |
+      | printf '\\n' >&2                         | [stderr]\\n\\n                               |
+      | printf 'x: command not found' >&2        | [stderr]\\nx: command not found               |
 
   @AGT-073
   Scenario Outline: 失败的命令：模型看到输出、退出码与查看 --help 的提示，run 继续
@@ -80,6 +82,8 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
       | Invalid parameters for x            | invalid_usage     |
       | x: No such file or directory        | execution_error   |
       | x: command not found; usage: x [p]  | command_not_found |
+      | warning: x is old\\nusage: x [path] | invalid_usage     |
+      | x: starting\\nx: y: command not found | command_not_found |
 
   @AGT-075
   Scenario Outline: 无法执行的调用：模型看到指明问题的错误，run 继续

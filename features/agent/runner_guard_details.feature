@@ -29,6 +29,7 @@ Feature: AgentRunner 保护机制的细节
       |                   | Unexpected argument: --all             |                             | Consecutive tool execution failures; stopping. |
       |                   | Invalid parameters: path               |                             | Consecutive tool execution failures; stopping. |
       |                   | No such file or directory              |                             | 换个办法完成了                                 |
+      | timeout           | Usage: ls [path]                       | bash: rg: command not found | 换个办法完成了                                 |
 
   @AGT-032
   Scenario: 不计数的执行错误让连续失败重新计数

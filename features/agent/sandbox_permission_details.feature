@@ -62,6 +62,7 @@ Feature: 沙箱授权请求与回答的细节
       | allow_session   | allowSession   | id_rsa           | .         |
       | allow_permanent | allowPermanent | unknown-resource | .         |
       | allow_session   | allowSession   |                  |           |
+      | allow_session   | allowSession   | /netrc           | /         |
 
   @AGT-026
   Scenario Outline: `allow_once` 的回答由无沙盒执行的 stdout、stderr 与退出码组成

@@ -107,3 +107,5 @@ Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
       | 含 NaN 的类 JSON 对象      | {"ratio": NaN, "note": "JSON.parse refuses NaN, so this is plain text"}      | .txt  |
       | 含 Infinity 的类 JSON 数组 | [1, -Infinity, Infinity, "JSON.parse refuses the Infinity constants"]       | .txt  |
       | 超出浮点范围的数字             | {"big": 1e999, "note": "JSON.parse reads a huge number as Infinity"}        | .json |
+      | 整段是一个 JSON 字符串        | "a JSON string is a JSON text too, so JSON.parse accepts this whole output" | .json |
+      | 整段是一个很长的数字           | 123456789012345678901234567890123456789012345678901234567890               | .json |

@@ -177,3 +177,19 @@ Feature: 多片段 tool 消息的卸载与恢复
     When 调用 `offloadIfNeeded(messages)`
     Then `offloadedCount` 应为 `1`
     And 第 `1` 条消息的卸载文件内容应为其文本片段以换行连接
+
+  @CTX-092
+  Scenario: 只在中间提到 `Tool result is at:` 的长 tool 输出照常卸载
+    Only a text that starts with the marker (after blank space) is a reference already offloaded, as the
+    seed says ("以 `Tool result is at:` 开头"); a long result that merely mentions it, such as a search
+    through logs that quote a reference, is offloaded like any other.
+    Given 一个每字符计 1 token 的计数器与一个空的会话 offload 目录
+    And ContextManager 参数为 `scanRatio=1` 与 `minChars=50`
+    And 历史消息为:
+      | role | text                                                                        | repeat |
+      | tool | logs/agent.log:12: saved; Tool result is at: /tmp/offloaded/a.txt (earlier)  | 1      |
+      | user | 继续                                                                          | 1      |
+    And 当前 token 超过 offload 阈值
+    When 调用 `offloadIfNeeded(messages)`
+    Then `offloadedCount` 应为 `1`
+    And 第 `1` 条消息应卸载为 `.txt` 文件
