@@ -659,3 +659,20 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
       | zone               | hours |
       | Pacific/Kiritimati | 14    |
       | Etc/GMT+12         | -12   |
+
+  @SKL-078
+  Scenario: `--continue` 只认与技能名完全相同的名字，大小写不同的名字不跳过相似检查
+    The original skips the similarity check for `continueSkills.includes(name)`: the exact name. A name
+    typed in another case names no skill of the source, so the model is still asked and its resemblance
+    reported, as without the option.
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型对相似度的回答为
+      """
+      {"similar": [{"name": "git-commit", "reason": "Both write commit messages"}]}
+      """
+    When 用技能导入器执行 `skill:import <源目录> --continue=Commit-Helper`
+    Then `skill:import` 的 stdout 应包含 "  - commit-helper ~ git-commit: Both write commit messages" 与 "    --continue=commit-helper"
+    And 技能 "commit-helper" 不应被安装
+    And 模型应被询问 1 次，请求中包含 "Helps writing commit messages" 与 "git-commit: Write conventional commits"
