@@ -351,3 +351,17 @@ Feature: Workflow 的登記表、狀態檔與 timeline 檔
       | -              | custom   | -     | 2   |
       | stage:complete | stage    | -     | -   |
       | stage:complete | custom   | -     | 2   |
+
+  @WF-125
+  Scenario: 以 UTF-8 BOM 開頭的 timeline 照常讀出第一筆事件
+    The original reads the timeline as text and trims it (`readFileSync(...).trim()`), and JavaScript's
+    `trim()` removes a byte-order mark: a log that an editor saved with one keeps its first event.
+    Given session `wfr-tl-10` 的 timeline.jsonl 以 UTF-8 BOM 開頭，內容為下列各行：
+      """
+      {"ts": "2026-03-01T07:00:00.001Z", "type": "session:compact", "category": "session", "label": "Context 壓縮", "n": 1}
+      {"ts": "2026-03-01T07:00:00.002Z", "type": "stage:complete", "category": "stage", "label": "階段完成", "n": 2}
+      """
+    Then 在 session `wfr-tl-10` 查詢的結果依序如下：
+      | event_type      | category | limit | n   |
+      | -               | -        | -     | 1,2 |
+      | session:compact | -        | -     | 1   |
