@@ -1322,6 +1322,36 @@ def hook_given_failing_callback(
     hook_world.executor.init()
 
 
+@given("onMessagePart 回调第一次抛出异常，之后照常记录收到的消息片段")
+def hook_given_callback_failing_once(synapse: Implementation, hook_world: HookWorld) -> None:
+    def callback(part: dict[str, Any]) -> None:
+        hook_world.part_calls.append(part)
+        if len(hook_world.part_calls) == 1:
+            raise RuntimeError("terminal renderer crashed once")
+
+    _hook_executor(synapse, hook_world, enabled=True, on_part=callback)
+    hook_world.executor.init()
+
+
+@then(parsers.parse("onMessagePart 应依次收到以下片段，只为第一次的失败记录 {count:d} 条 warning"))
+def hook_then_parts_after_failure(
+    hook_world: HookWorld, caplog: pytest.LogCaptureFixture, count: int, datatable: list[list[str]]
+) -> None:
+    assert hook_world.error is None, (
+        f"a failing progress callback must not propagate, got {hook_world.error!r}"
+    )
+    # A cell's \n is already a newline (Gherkin unescapes it); strict=False accepts it inside the string.
+    expected = [json.loads(row[0], strict=False) for row in datatable[1:]]
+    assert hook_world.part_calls == expected, (
+        f"every progress message should be offered to onMessagePart, also after it failed once: expected "
+        f"{expected!r}, got {hook_world.part_calls!r}"
+    )
+    warnings = _synapse_warnings(caplog)
+    assert len(warnings) == count, (
+        f"the one failure should be logged as {count} warning(s), got {[r.getMessage() for r in warnings]!r}"
+    )
+
+
 @given("注册表中有一个先报告进度再返回消息的 stop hook")
 def hook_given_progress_hook(hook_world: HookWorld, datatable: list[list[str]]) -> None:
     (row,) = _table(datatable)

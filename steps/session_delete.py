@@ -120,6 +120,18 @@ def del_given_many_entries(ses_world: SesWorld, count: int) -> None:
     ses_world.snapshot.update(files=_files(ses_world.sessions_dir), fillers=count)
 
 
+@given("索引中会话 a 的条目又出现在最后，如同另一个工具把它又写了一遍")
+def del_given_duplicate_entry(ses_world: SesWorld) -> None:
+    session_id = ses_world.snapshot["ids"]["a"]
+    index = _read_index(ses_world.sessions_dir)
+    entry = next(e for e in index["sessions"] if e.get("id") == session_id)
+    index["sessions"].append(dict(entry))
+    _write_index(ses_world, index)
+    ids = [e.get("id") for e in _read_index(ses_world.sessions_dir)["sessions"]]
+    assert ids.count(session_id) == 2, f"sessions.json should list {session_id} twice, got {ids}"
+    ses_world.snapshot.update(files=_files(ses_world.sessions_dir))
+
+
 @given(parsers.parse("会话 a 的条目已不在索引中，只留下它的{leftover}，如同删除它的进程在改写索引后被杀死"))
 def del_given_unlisted_leftovers(ses_world: SesWorld, leftover: str) -> None:
     session_id = ses_world.snapshot["ids"]["a"]

@@ -7,6 +7,7 @@ replies of ``load_history``, ``find_session`` and ``list_sessions``, and in the 
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import re
@@ -318,6 +319,19 @@ def fast_given_first_lines_unindexed(ses_world: SesWorld) -> None:
     lines = [json.dumps(_text_message("user", f"第 {n} 条"), ensure_ascii=False) + "\n" for n in (1, 2, 3)]
     with Path(ses_world.session.history_path).open("ab") as handle:
         handle.write("".join(lines).encode("utf-8"))
+    assert (ses_world.sessions_dir / "sessions.json").read_bytes() == index_before
+
+
+@given(parsers.parse("另一个程序把 {count:d} 条消息写成以 UTF-8 BOM 开头的历史文件，索引未随之更新"))
+def fast_given_history_with_bom(ses_world: SesWorld, count: int) -> None:
+    path = Path(ses_world.session.history_path)
+    index_before = (ses_world.sessions_dir / "sessions.json").read_bytes()
+    lines = [
+        json.dumps(_text_message("user", f"第 {n} 条"), ensure_ascii=False) + "\n"
+        for n in range(1, count + 1)
+    ]
+    path.write_bytes(codecs.BOM_UTF8 + "".join(lines).encode("utf-8"))
+    assert path.read_bytes().startswith(codecs.BOM_UTF8)
     assert (ses_world.sessions_dir / "sessions.json").read_bytes() == index_before
 
 

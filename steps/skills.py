@@ -695,6 +695,18 @@ def importer_skill_links(
         importer_ctx.links[row["link"]] = target
 
 
+@given(parsers.parse('导入源技能 "{name}" 的 SKILL.md 换成指向外部目录中同样内容的文件的符号链接'))
+def importer_skill_file_linked(importer_ctx: ImporterContext, name: str) -> None:
+    skill_file = importer_ctx.source_dir / name / "SKILL.md"
+    shared = importer_ctx.outside / name / "SKILL.md"
+    shared.parent.mkdir(parents=True)
+    shared.write_bytes(skill_file.read_bytes())
+    skill_file.unlink()
+    skill_file.symlink_to(shared)
+    assert skill_file.is_symlink() and skill_file.read_bytes() == shared.read_bytes()
+    importer_ctx.links["SKILL.md"] = str(shared)
+
+
 def _assert_links_kept(copy: Path, links: Mapping[str, str]) -> None:
     entries = probes.tree_entries(copy)
     for link, target in links.items():

@@ -410,6 +410,19 @@ def wf_given_transcript(wf_ctx: WfContext, size: str, cmp: str | None) -> None:
         assert n < 5_000_000, f"{n} bytes should be below the 5MB threshold"
 
 
+@given(parsers.re(r"transcript 是指向另一個目錄中 (?P<size>[\d.]+)MB 檔案的符號連結"))
+def wf_given_linked_transcript(wf_ctx: WfContext, size: str) -> None:
+    """A transcript reached through a link: its size is the size of the file the link leads to."""
+    target = wf_ctx.tmp / "moved" / "transcript.jsonl"
+    target.parent.mkdir()
+    with target.open("wb") as handle:
+        handle.truncate(wf_mb(size))
+    link = wf_make_transcript(wf_ctx, 0, name="linked-transcript.jsonl")
+    link.unlink()
+    link.symlink_to(target)
+    assert link.is_symlink() and link.stat().st_size == wf_mb(size), f"{link} should link to {target}"
+
+
 @given(parsers.re(r"timeline 中無任何 `session:compact` 事件(?:（從未 compact 過）)?"))
 def wf_given_never_compacted(wf_ctx: WfContext) -> None:
     state = wf_state(wf_ctx)

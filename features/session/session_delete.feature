@@ -141,3 +141,14 @@ Feature: 删除会话
     When 按 id 删除会话 a，id 写成全大写
     Then 删除结果应为 False
     And 会话目录中原有的每个文件都应还在且内容不变
+
+  @SES-121
+  Scenario: 索引中同一 id 出现两次时，按 id 删除去掉它的每一个条目
+    The original's `removeFromIndex` keeps only the entries of other ids (`filter(s => s.id !== id)`): an
+    index that lists a session twice (written again by another tool) lists it no more once it is deleted.
+    Given 会话 a 与会话 b 各有 2 条消息和一个卸载文件
+    And 索引中会话 a 的条目又出现在最后，如同另一个工具把它又写了一遍
+    When 按 id 删除会话 a
+    Then 删除结果应为 True
+    And 会话 a 的历史文件、会话目录与索引条目都应不复存在，`Session.find()` 找不到它
+    And 会话 b 的文件与索引条目应与删除前完全相同

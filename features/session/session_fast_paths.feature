@@ -169,3 +169,13 @@ Feature: 历史与索引的快速路径与常规路径结果一致（超出种�
     When b 以模型 `claude-opus-4-20250514` 记录一轮 usage
     And a 执行 `clear()`
     Then 索引中该会话的 usage 应为模型 `claude-opus-4-20250514` 的空 usage
+
+  @SES-123
+  Scenario: 以 UTF-8 BOM 开头的历史文件，第一条消息照常加载与计数
+    The original reads the history as text and trims it before splitting it into lines (`content.trim()`),
+    and JavaScript's `trim()` removes a byte-order mark: a history that an editor saved with one (as
+    Windows editors do) loses no message.
+    Given 一个刚创建、还没有消息的会话
+    And 另一个程序把 3 条消息写成以 UTF-8 BOM 开头的历史文件，索引未随之更新
+    Then `session.loadHistory()` 应返回 3 条消息，并为其余的行记录 warning
+    And 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 3

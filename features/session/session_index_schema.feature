@@ -166,3 +166,40 @@ Feature: `sessions.json` 的结构校验与时间戳格式
     And 一个空的会话目录
     When 记下时间后创建一个新会话
     Then 索引的 updatedAt 与该会话条目的 createdAt、updatedAt 都应形如 `2026-01-02T03:04:05.678Z`，且落在创建前后
+
+  @SES-122
+  Scenario: 索引中同一 id 出现两次时，恢复的会话取最前面的条目
+    The original resumes `sessions.find(s => s.id === id)`: the first entry of the id, the one every write
+    moves to the front; a second entry of the same id (written again by another tool) is a stale copy.
+    Given `sessions.json` 以如下合法索引为基础
+      """
+      {
+        "version": "1.0.0",
+        "sessions": [
+          {
+            "id": "session-m6x3k2a1-abc123",
+            "createdAt": "2026-01-02T03:04:05.678Z",
+            "updatedAt": "2026-01-02T04:00:00.000Z",
+            "messageCount": 3,
+            "title": "修复登录页面"
+          },
+          {
+            "id": "session-m6x3k2a1-def456",
+            "createdAt": "2026-01-02T03:00:00.000Z",
+            "updatedAt": "2026-01-02T03:00:00.000Z",
+            "messageCount": 1,
+            "title": "另一个会话"
+          },
+          {
+            "id": "session-m6x3k2a1-abc123",
+            "createdAt": "2026-01-02T03:04:05.678Z",
+            "updatedAt": "2026-01-02T03:05:00.000Z",
+            "messageCount": 1,
+            "title": "旧的副本"
+          }
+        ],
+        "updatedAt": "2026-01-02T04:00:00.000Z"
+      }
+      """
+    When 以模型 (不指定) 恢复会话 `session-m6x3k2a1-abc123`
+    Then 恢复的会话的标题应为 "修复登录页面"，消息数为 3

@@ -183,3 +183,22 @@ Feature: Stop Hook 注册表（超出种子的约定）
     Then onMessagePart 应只收到一个片段 {"type": "text", "text": "\nAnalyzing skill enhancement...\n"}
     And 不应记录 warning
     And 主流程继续执行
+
+  @HOOK-021
+  Scenario: onMessagePart 失败一次后，之后的进度照常交给它
+    The original catches a failure of the display callback for each progress message on its own: a
+    renderer that failed once is offered the next progress message again, not switched off for the run.
+    Given onMessagePart 回调第一次抛出异常，之后照常记录收到的消息片段
+    And 注册表中有一个依次报告以下进度后返回 "Enhanced 1 skill" 的 stop hook
+      | progress (JSON)                  |
+      | "Analyzing skill enhancement..." |
+      | "Enhancing skill lint-fix..."    |
+    When hook 执行中调用 `emitProgress`
+      """
+      Final answer.
+      """
+    Then onMessagePart 应依次收到以下片段，只为第一次的失败记录 1 条 warning
+      | part (JSON)                                                      |
+      | {"type": "text", "text": "\nAnalyzing skill enhancement...\n"} |
+      | {"type": "text", "text": "\nEnhancing skill lint-fix...\n"}    |
+    And 主流程继续执行

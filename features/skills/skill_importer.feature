@@ -659,3 +659,37 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
       | zone               | hours |
       | Pacific/Kiritimati | 14    |
       | Etc/GMT+12         | -12   |
+
+  @SKL-078
+  Scenario: `--continue` 只认与技能名完全相同的名字，大小写不同的名字不跳过相似检查
+    The original skips the similarity check for `continueSkills.includes(name)`: the exact name. A name
+    typed in another case names no skill of the source, so the model is still asked and its resemblance
+    reported, as without the option.
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型对相似度的回答为
+      """
+      {"similar": [{"name": "git-commit", "reason": "Both write commit messages"}]}
+      """
+    When 用技能导入器执行 `skill:import <源目录> --continue=Commit-Helper`
+    Then `skill:import` 的 stdout 应包含 "  - commit-helper ~ git-commit: Both write commit messages" 与 "    --continue=commit-helper"
+    And 技能 "commit-helper" 不应被安装
+    And 模型应被询问 1 次，请求中包含 "Helps writing commit messages" 与 "git-commit: Write conventional commits"
+
+  @SKL-079
+  Scenario: SKILL.md 是符号链接的目录同样是技能，照常导入且链接原样保留
+    The original recognises a skill by whether `<dir>/SKILL.md` exists (`fs.access`, which follows a
+    link): a skill whose SKILL.md links to a shared copy is imported like any other, the link kept as a link.
+    Given 导入源目录中的技能
+      | name     | description     |
+      | lint-fix | Fix lint errors |
+    And 导入源技能 "lint-fix" 的 SKILL.md 换成指向外部目录中同样内容的文件的符号链接
+    And 模型对相似度的回答为
+      """
+      {"similar": []}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
+    And 技能目录中的目录应恰好为 "git-commit、lint-fix"
+    And 已安装技能 "lint-fix" 中的这些符号链接应原样保留，不被跟随复制

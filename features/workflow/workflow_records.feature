@@ -334,3 +334,34 @@ Feature: Workflow 的登記表、狀態檔與 timeline 檔
       | product-full  | PM, PLAN, ARCH, DESIGN, TEST, DEV, REVIEW, TEST:2, QA, E2E, RETRO, DOCS | 🔍 審查 + 🧪 測試；🏁 驗證 + 🌐 E2E                            |
       | discovery     | PM                                                                      | -                                                    |
     Then 每個 workflow.json 的 stage 依序如表，每次 hook 的下一步提示中「並行委派」依序如表
+
+  @WF-123
+  Scenario: query 依事件行中記錄的 category 篩選，不依 registry 為其類型給的分類
+    The original filters on `e.category`, the category written in the line: a line another tool wrote
+    with a category of its own, or with a type the registry does not know, is listed under that category.
+    Given session `wfr-tl-9` 的 timeline.jsonl 內容為下列各行（`\xff\xfe` 為無法解碼的位元組）：
+      """
+      {"ts": "2026-03-01T07:00:00.001Z", "type": "stage:start", "category": "stage", "label": "階段開始", "n": 1}
+      {"ts": "2026-03-01T07:00:00.002Z", "type": "stage:complete", "category": "custom", "label": "階段完成", "n": 2}
+      {"ts": "2026-03-01T07:00:00.003Z", "type": "deploy:done", "category": "stage", "label": "部署完成", "n": 3}
+      """
+    Then 在 session `wfr-tl-9` 查詢的結果依序如下：
+      | event_type     | category | limit | n   |
+      | -              | stage    | -     | 1,3 |
+      | -              | custom   | -     | 2   |
+      | stage:complete | stage    | -     | -   |
+      | stage:complete | custom   | -     | 2   |
+
+  @WF-125
+  Scenario: 以 UTF-8 BOM 開頭的 timeline 照常讀出第一筆事件
+    The original reads the timeline as text and trims it (`readFileSync(...).trim()`), and JavaScript's
+    `trim()` removes a byte-order mark: a log that an editor saved with one keeps its first event.
+    Given session `wfr-tl-10` 的 timeline.jsonl 以 UTF-8 BOM 開頭，內容為下列各行：
+      """
+      {"ts": "2026-03-01T07:00:00.001Z", "type": "session:compact", "category": "session", "label": "Context 壓縮", "n": 1}
+      {"ts": "2026-03-01T07:00:00.002Z", "type": "stage:complete", "category": "stage", "label": "階段完成", "n": 2}
+      """
+    Then 在 session `wfr-tl-10` 查詢的結果依序如下：
+      | event_type      | category | limit | n   |
+      | -               | -        | -     | 1,2 |
+      | session:compact | -        | -     | 1   |

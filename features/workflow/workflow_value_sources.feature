@@ -62,3 +62,21 @@ Feature: SubagentStop hook 的值來源優先順序與每個分支後的清理
     When SubagentStop hook 收到 `tester` 的結束事件，VERDICT 為 PASS
     Then hook 記錄 TEST:2 的結果為 pass
     And TEST stage 仍為 pending，timeline 沒有它的 `stage:complete` 事件
+
+  @WF-124
+  Scenario Outline: hook 找不到要完成的 stage 時同樣刪除 active-agent.json — <情形>
+    The original removes `active-agent.json` for every agent of the session ("workflow 無關，所有 agent
+    都清除") before it looks the agent up in the stage table: an agent that finishes no stage no longer
+    runs either, so no stale record of it is left behind.
+    Given 一個 standard workflow 的 DEV stage 正在進行
+    And session 目錄中有記錄 developer 的 active-agent.json
+    When hook 指令從 stdin 讀到<輸入>
+    Then stdout 是 `{"result": ""}` 且結束碼為 0
+    And workflow state 與 timeline 都沒有改變
+    And session 目錄中不再有 active-agent.json
+
+    Examples:
+      | 情形                    | 輸入                                 |
+      | 不屬於任何 stage 的 agent | `ot:grader` 的 SubagentStop 事件       |
+      | agent 的 stage 都已完成   | `planner` 的 SubagentStop 事件         |
+      | 其他外掛的同名 agent      | `other:developer` 的 SubagentStop 事件 |

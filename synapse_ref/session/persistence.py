@@ -8,6 +8,7 @@ plain JSON either way, so other tools keep reading the files.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import gc
 import json
@@ -141,6 +142,10 @@ def _parse_line(line: bytes) -> Any:
         return _BAD
 
 
+BOM = codecs.BOM_UTF8
+"""A byte-order mark opening a history (as editors on Windows save text) is no part of its first line:
+the original trims the file's text before splitting it, and JavaScript's ``trim()`` removes the mark."""
+
 READ_CHUNK = 1 << 16
 """Bytes read at a time when loading a history: the file is never held whole next to its messages."""
 
@@ -203,6 +208,8 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
     try:
         with handle:
             while chunk := handle.read(READ_CHUNK):
+                if number == 1 and not pending and chunk.startswith(BOM):
+                    chunk = chunk[len(BOM) :]
                 lines = chunk.split(b"\n")
                 del chunk
                 if len(lines) == 1:
@@ -232,6 +239,8 @@ def count_messages(path: Path, start: int, end: int | None = None) -> tuple[int,
             data = handle.read() if end is None else handle.read(max(0, end - start))
     except FileNotFoundError:
         return 0, start
+    if start == 0 and data.startswith(BOM):  # counted as the loader reads it (see BOM)
+        data, start = data[len(BOM) :], len(BOM)
     complete = data.rfind(b"\n") + 1
     count = len(parse_jsonl(data[:complete], path, warn=False))
     tail = data[complete:]

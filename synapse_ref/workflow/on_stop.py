@@ -145,6 +145,7 @@ class SubagentStopHook:
             return StopOutcome("", ("no session_id in the SubagentStop event",))
         if not agent:
             return StopOutcome("", ("no agent_type in the SubagentStop event",))
+        self._drop_active_agent(session_id)  # whatever the agent: it no longer runs
         base = AGENT_STAGES.get(agent)
         if base is None:
             return StopOutcome("", (f"agent {agent!r} works on no workflow stage",))
@@ -161,7 +162,6 @@ class SubagentStopHook:
         verdict = parse_verdict(str(event.get("last_assistant_message") or ""), base)
         now = iso_timestamp(self._timeline.clock())
         updated = self._store.update(session_id, lambda s: complete_stage(s, stage_key, verdict, agent, now))
-        self._drop_active_agent(session_id)
 
         notices: list[str] = []
         emit = _Emitter(self._timeline, session_id, notices)
@@ -188,7 +188,9 @@ class SubagentStopHook:
         return StopOutcome("\n".join(messages), tuple(notices))
 
     def _drop_active_agent(self, session_id: str) -> None:
-        with contextlib.suppress(OSError):
+        """As the original, for every agent of a session, before the hook looks for its stage; an id that
+        names no session directory (``ValueError``) has no file to remove."""
+        with contextlib.suppress(OSError, ValueError):
             self._store.paths.active_agent_file(session_id).unlink()
 
     def _on_pass(

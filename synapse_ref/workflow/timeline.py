@@ -13,6 +13,7 @@ made on a damaged log.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 from collections.abc import Callable, Mapping
@@ -31,6 +32,9 @@ TimelineEvent = dict[str, Any]
 MAX_LINES_ENV = "SYNAPSE_TIMELINE_MAX_LINES"
 DEFAULT_MAX_LINES = 2000
 RESERVED_KEYS = frozenset({"ts", "type", "category", "label"})
+BOM = codecs.BOM_UTF8
+"""A byte-order mark opening the log is no part of its first event: the original trims the text it reads
+(``readFileSync(...).trim()``), and JavaScript's ``trim()`` removes the mark."""
 
 
 class UnknownTimelineEventError(ValueError):
@@ -102,7 +106,7 @@ class Timeline:
         """Every event in file order.  A missing log is empty; other read errors propagate."""
         path = self.path(session_id)
         try:
-            raw = path.read_bytes()
+            raw = path.read_bytes().removeprefix(BOM)
         except FileNotFoundError:
             return []
         try:
@@ -150,7 +154,7 @@ class Timeline:
 
     def _trim(self, path: Path) -> None:
         max_lines = _max_lines_from_env()
-        raw = path.read_bytes()
+        raw = path.read_bytes().removeprefix(BOM)
         if raw.count(b"\n") <= max_lines:
             return
         lines = raw.splitlines(keepends=True)
