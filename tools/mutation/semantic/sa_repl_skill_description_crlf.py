@@ -1,8 +1,10 @@
 """``/skills`` reads ``SKILL.md`` without translating line endings (``fs.readFileSync(path, "utf-8")`` and
-the same ``description:`` pattern), so a file saved with CRLF line endings keeps a ``\\r`` at the end
-of the value: a quoted description keeps its closing quote, since the quote is no longer last.
+the same ``description:`` pattern), and removes the one pair of wrapping quotes without trimming the
+value first, since the pattern already drops the blanks and tabs around it: a file saved with CRLF line
+endings keeps a ``\r`` at the end of the value, so a quoted description keeps both quotes, the closing
+one no longer being last.
 
-Pattern: CRLF line endings; every example writes its files with ``\\n``, and a bare ``\\r`` at the
+Pattern: CRLF line endings; every example writes its files with ``\n``, and a bare ``\r`` at the
 end of a line is invisible on a terminal.
 """
 
@@ -19,13 +21,17 @@ PATTERN = "CRLF line endings"
 
 
 def raw_description(skill_md: Path) -> str | None:
-    from synapse_ref.repl.commands import skill_description
+    from synapse_ref.repl.commands import _DESCRIPTION_LINE
 
     try:
         with open(skill_md, encoding="utf-8", errors="replace", newline="") as handle:
-            return skill_description(handle.read())
+            found = _DESCRIPTION_LINE.search(handle.read())
     except OSError:
         return None
+    value = found.group(1) if found else ""
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        value = value[1:-1].strip()
+    return value or None
 
 
 def with_raw_descriptions(output: str, skills_dir: Path) -> str:
