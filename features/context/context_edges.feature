@@ -3,7 +3,7 @@ Feature: Context 压缩器默认参数、卸载环境变量与阈值边界
   Pins what the seeds leave open: the ContextCompactor's own defaults (keep 5 messages, `maxTokens`
   9600 for the 8000-token target, 3 attempts in total), the `SYNAPSE_OFFLOAD_SCAN_RATIO` and
   `SYNAPSE_COMPACT_RETRY_COUNT` variables with the orchestrator's defaults (threshold 150000, scan ratio
-  0.5, minChars 50; the ratio is read like `parseFloat`, from the number at its start), and `stillExceedsThreshold` when the history sits exactly on the offload threshold.
+  0.5, minChars 50; the ratio is read like parseFloat, from the number at its start), and `stillExceedsThreshold` when the history sits exactly on the offload threshold.
 
   @CTX-026
   Scenario: 不传参数的 ContextCompactor 保留 5 条消息、maxTokens 为 9600 并共尝试 3 次

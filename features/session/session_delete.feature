@@ -144,7 +144,7 @@ Feature: 删除会话
 
   @SES-121
   Scenario: 索引中同一 id 出现两次时，按 id 删除去掉它的每一个条目
-    The original's `removeFromIndex` keeps only the entries of other ids (`filter(s => s.id !== id)`): an
+    The original's removeFromIndex keeps only the entries of other ids (`filter(s => s.id !== id)`): an
     index that lists a session twice (written again by another tool) lists it no more once it is deleted.
     Given 会话 a 与会话 b 各有 2 条消息和一个卸载文件
     And 索引中会话 a 的条目又出现在最后，如同另一个工具把它又写了一遍

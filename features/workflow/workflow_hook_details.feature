@@ -536,7 +536,7 @@ Feature: SubagentStop hook 與 compact 建議的細節
 
   @WF-122
   Scenario: transcript 經由符號連結到達時以它指向的檔案大小判斷
-    The original measures the transcript with `statSync(path).size`, which follows a link: a transcript
+    The original measures the transcript with statSync(path).size, which follows a link: a transcript
     whose directory was moved and linked back is as large as the file the link leads to.
     Given 一個 standard workflow 的 DEV stage 剛完成（verdict: pass）
     And transcript 是指向另一個目錄中 6.5MB 檔案的符號連結

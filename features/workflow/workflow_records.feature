@@ -354,7 +354,7 @@ Feature: Workflow 的登記表、狀態檔與 timeline 檔
 
   @WF-125
   Scenario: 以 UTF-8 BOM 開頭的 timeline 照常讀出第一筆事件
-    The original reads the timeline as text and trims it (`readFileSync(...).trim()`), and JavaScript's
+    The original reads the timeline as text and trims it (readFileSync(...).trim()), and JavaScript's
     `trim()` removes a byte-order mark: a log that an editor saved with one keeps its first event.
     Given session `wfr-tl-10` 的 timeline.jsonl 以 UTF-8 BOM 開頭，內容為下列各行：
       """
