@@ -221,6 +221,10 @@ class OffloadManager:
 
         return math.floor(count * self.scan_ratio)
 
+    def is_reference(self, text: str) -> bool:
+        """Whether a tool result is already an offload reference (and so is left as it is)."""
+        return text.lstrip().startswith(OFFLOAD_PREFIX)
+
     def offload_if_needed(self, messages: list[dict[str, Any]]) -> OffloadOutcome:
         previous = self.count(messages)
         if previous < self.threshold:
@@ -232,7 +236,7 @@ class OffloadManager:
             if message.get("role") != "tool":
                 continue
             text = self.text_of(message)
-            if self.too_short(text) or text.lstrip().startswith(OFFLOAD_PREFIX):
+            if self.too_short(text) or self.is_reference(text):
                 continue
             try:
                 path = self.storage.save(text)
