@@ -203,8 +203,8 @@ class AgentLoop:
             return f"User denied access to {pending.resource}"
         if option == "allow_once":
             run = await bash.execute_unsandboxed(pending.command, self.cwd)
-            text = run.stdout
-            if run.stderr:
+            text = run.stdout if self._shown(run.stdout) else ""
+            if self._shown(run.stderr):
                 text += ("\n\n" if text else "") + f"[stderr]\n{run.stderr}"
             return text or f"(Command exited with code {run.exit_code})"
         resource = pending.resource
@@ -214,9 +214,13 @@ class AgentLoop:
         else:
             await bash.allow_permanent(directory, self.cwd)
         retried = await bash.call({"command": pending.command})
-        return "\n\n".join(p for p in (retried.output, retried.message) if p) or (
+        return "\n\n".join(p for p in (retried.output, retried.message) if self._shown(p)) or (
             "(Command executed successfully with no output)"
         )
+
+    def _shown(self, text: str) -> bool:
+        """Whether a part of a permission answer is shown: any text that is not empty."""
+        return bool(text)
 
     # -- requests ------------------------------------------------------------------------------------------
 
