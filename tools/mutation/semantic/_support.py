@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import inspect
+import logging
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -320,3 +322,118 @@ class CostCommands(Delegate):
         return type(outcome)(
             outcome.handled, self._mut_implementation.format_cost_output(usage), outcome.exit
         )
+
+
+class ToolResultCutter(Delegate):
+    """A conversation reader that cuts each tool result with the mutant's ``cut`` and lets the
+    reference's summary do the rest (its own cut then never applies: the limit it sees is one more)."""
+
+    LIMIT_ENV = "SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT"
+
+    def cut(self, content: str, limit: int) -> str:
+        raise NotImplementedError
+
+    def compact(self, turns: Any, max_chars: int = 0) -> str:
+        limit = env_positive_int(self.LIMIT_ENV, 200)
+        cut = []
+        for turn in turns:
+            if turn.role == "user" and turn.tool_results:
+                results = tuple(
+                    ToolResultRecord(r.tool_use_id, self.cut(r.content, limit)) for r in turn.tool_results
+                )
+                cut.append(turn_like(turn, tool_results=results))
+            else:
+                cut.append(turn)
+        with patched_env(self.LIMIT_ENV, str(limit + 1)):
+            return str(self._inner.compact(cut, max_chars))
+
+
+STOP_HOOK_MARKER = "[StopHook]"
+
+
+class _HookContext:
+    def __init__(self, final_response: str, options: dict[str, Any], on_progress: Any) -> None:
+        self.session_id = options.get("session_id")
+        self.cwd = options.get("cwd", "")
+        self.messages = options.get("messages", [])
+        self.final_response = final_response
+        self.on_progress = on_progress
+
+
+class StopHookMessages(Delegate):
+    """A stop-hook executor that appends the hooks' messages by the contract's rules, asking
+    ``kept`` whether a message counts and ``shown`` what of it is appended: a mutant overrides one."""
+
+    def __init__(self, inner: Any, registry: Any) -> None:
+        super().__init__(inner)
+        self._mut_registry = registry
+
+    def kept(self, message: str) -> bool:
+        return bool(message.strip())
+
+    def shown(self, message: str) -> str:
+        return message
+
+    async def execute_and_append(self, final_response: str, **options: Any) -> str:
+        if not self._inner.should_execute():
+            return str(await self._inner.execute_and_append(final_response, **options))
+        context = _HookContext(final_response, options, self._inner.emit_progress)
+        results = await self._mut_registry.execute_all(context)
+        texts = [
+            self.shown(text) for r in results if isinstance(text := r.get("message"), str) and self.kept(text)
+        ]
+        if not texts:
+            return final_response
+        separator = "\n\n" if final_response else ""
+        return f"{final_response}{separator}{STOP_HOOK_MARKER}\n" + "\n\n".join(texts)
+
+
+class StopHookMessagesMutant(ReferenceImplementation):
+    """Plugs a :class:`StopHookMessages` subclass (``executor``) in as the stop-hook executor."""
+
+    executor: type[StopHookMessages] = StopHookMessages
+
+    def stop_hook_executor(self, *, enabled: bool, registry: Any, **options: Any) -> Any:
+        inner = super().stop_hook_executor(enabled=enabled, registry=registry, **options)
+        return self.executor(inner, registry)
+
+
+class StopHookProgress(Delegate):
+    """A stop-hook executor whose hooks' progress goes through ``progress_text`` (empty: not shown),
+    then to the caller as the contract says (a text part set off by newlines)."""
+
+    def progress_text(self, message: str) -> str:
+        return message.strip()
+
+    async def emit_progress(self, message: str) -> None:
+        text = self.progress_text(message)
+        callback = self._mut_callback
+        if not text or callback is None:
+            return
+        try:
+            outcome = callback({"type": "text", "text": f"\n{text}\n"})
+            if inspect.isawaitable(outcome):
+                await outcome
+        except Exception as exc:
+            logging.getLogger("synapse.agent.stop_hooks").warning(
+                "Stop hook progress callback failed: %s", exc
+            )
+
+    async def execute_and_append(self, final_response: str, **options: Any) -> str:
+        inner = self._inner
+        object.__setattr__(inner, "emit_progress", self.emit_progress)
+        try:
+            return str(await inner.execute_and_append(final_response, **options))
+        finally:
+            object.__delattr__(inner, "emit_progress")
+
+
+class StopHookProgressMutant(ReferenceImplementation):
+    """Plugs a :class:`StopHookProgress` subclass (``executor``) in as the stop-hook executor."""
+
+    executor: type[StopHookProgress] = StopHookProgress
+
+    def stop_hook_executor(self, **options: Any) -> Any:
+        executor = self.executor(super().stop_hook_executor(**options))
+        executor._mut_callback = options.get("on_message_part")
+        return executor

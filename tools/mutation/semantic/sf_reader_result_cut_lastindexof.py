@@ -11,17 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
-from tools.mutation.semantic._support import (
-    Delegate,
-    ToolResultRecord,
-    env_positive_int,
-    patched_env,
-    turn_like,
-)
+from tools.mutation.semantic._support import ToolResultCutter
 
 AREAS = ("reader",)
 PATTERN = "boundary tested at one side only"
-NAME = "SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT"
 
 
 def truncate(content: str, limit: int) -> str:
@@ -33,20 +26,9 @@ def truncate(content: str, limit: int) -> str:
     return content[: max(0, limit - 3)] + "..."
 
 
-class Reader(Delegate):
-    def compact(self, turns: Any, max_chars: int = 0) -> str:
-        limit = env_positive_int(NAME, 200)
-        cut = []
-        for turn in turns:
-            if turn.role == "user" and turn.tool_results:
-                results = tuple(
-                    ToolResultRecord(r.tool_use_id, truncate(r.content, limit)) for r in turn.tool_results
-                )
-                cut.append(turn_like(turn, tool_results=results))
-            else:
-                cut.append(turn)
-        with patched_env(NAME, str(limit + 1)):
-            return str(self._inner.compact(cut, max_chars))
+class Reader(ToolResultCutter):
+    def cut(self, content: str, limit: int) -> str:
+        return truncate(content, limit)
 
 
 class Mutant(ReferenceImplementation):

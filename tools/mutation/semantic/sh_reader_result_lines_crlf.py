@@ -13,17 +13,10 @@ import re
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
-from tools.mutation.semantic._support import (
-    Delegate,
-    ToolResultRecord,
-    env_positive_int,
-    patched_env,
-    turn_like,
-)
+from tools.mutation.semantic._support import ToolResultCutter
 
 AREAS = ("reader",)
 PATTERN = "CRLF line endings"
-NAME = "SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT"
 ELLIPSIS = "..."
 
 
@@ -44,20 +37,9 @@ def truncate(content: str, limit: int) -> str:
     return content[: max(0, limit - len(ELLIPSIS))] + ELLIPSIS
 
 
-class Reader(Delegate):
-    def compact(self, turns: Any, max_chars: int = 0) -> str:
-        limit = env_positive_int(NAME, 200)
-        cut = []
-        for turn in turns:
-            if turn.role == "user" and turn.tool_results:
-                results = tuple(
-                    ToolResultRecord(r.tool_use_id, truncate(r.content, limit)) for r in turn.tool_results
-                )
-                cut.append(turn_like(turn, tool_results=results))
-            else:
-                cut.append(turn)
-        with patched_env(NAME, str(limit + 1)):
-            return str(self._inner.compact(cut, max_chars))
+class Reader(ToolResultCutter):
+    def cut(self, content: str, limit: int) -> str:
+        return truncate(content, limit)
 
 
 class Mutant(ReferenceImplementation):
