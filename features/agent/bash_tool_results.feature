@@ -21,7 +21,7 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
   run 继续，模型看到原因。每个结果也按工具集返回的样子检查：`is_error`、决定连续失败是否计数的
   `extras.failureCategory`（`command_not_found`、`invalid_usage` 计数，`execution_error` 不计），以及原实现
   为每类结果给出的 `brief` 标签（AGT-080、AGT-081）。原实现对没有输出的失败命令也说“成功执行而无输出”，
-  这里不这样说：它的 output 为空。被信号 N 结束的命令，退出码按 shell 的报告为 128 + N。输出中不是 UTF-8 的字节显示为 U+FFFD。表中的 `\\n` 表示换行。
+  这里不这样说：它的 output 为空。成功的命令只输出了空白（空格、换行）时，按原实现的说法算作没有输出。被信号 N 结束的命令，退出码按 shell 的报告为 128 + N。输出中不是 UTF-8 的字节显示为 U+FFFD。表中的 `\\n` 表示换行。
 
   Background:
     Given runner 使用实现自己的 Bash 工具集，命令在空的工作目录中运行
@@ -45,6 +45,8 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
       | printf 'caf\\351'; printf 'caf\\351' >&2 | caf�\\n\\n[stderr]\\ncaf�                      |
       | printf '\\n' >&2                         | [stderr]\\n\\n                               |
       | printf 'x: command not found' >&2        | [stderr]\\nx: command not found               |
+      | printf '\\n\\n'                          | (Command executed successfully with no output) |
+      | printf ' \\t\\n'                        | (Command executed successfully with no output) |
 
   @AGT-073
   Scenario Outline: 失败的命令：模型看到输出、退出码与查看 --help 的提示，run 继续

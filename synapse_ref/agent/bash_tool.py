@@ -188,7 +188,9 @@ def _outcome(command: str, run: CommandRun) -> ToolOutcome:
         part for part in (run.stdout, f"[stderr]\n{run.stderr}" if run.stderr else "") if part
     )
     if run.exit_code == 0:
-        return ToolOutcome(output=output or NO_OUTPUT)
+        # Output of white space alone counts as none, as the original's ``!output.trim()`` has it (a
+        # model API may also refuse a tool result that holds only white space).
+        return ToolOutcome(output=output if output.strip() else NO_OUTPUT)
     # Unlike the original, a failure without output is not called a success: its output stays empty.
     hint = HELP_HINT.format(command=command.split()[0])
     category = _failure_category(run.stderr)
