@@ -734,10 +734,11 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
       """
 
   @SKL-081
-  Scenario: `--merge` 的合并请求写明原实现的三条合并要求
-    The original's merge prompt (buildMergePrompt in skill-merger.ts) asks to preserve the useful
-    capabilities of both sides, remove duplicated or conflicting instructions and keep a coherent skill
-    definition, in these words; the importer's merge request states the same requirements.
+  Scenario: `--merge` 的合并请求写明目标技能与原实现的三条合并要求
+    The original's merge prompt (buildMergePrompt in skill-merger.ts) names the existing skill to merge
+    into, then asks to preserve the useful capabilities of both sides, remove duplicated or conflicting
+    instructions and keep a coherent skill definition, in these words; the importer's merge request says
+    the same.
     Given 导入源目录中的技能
       | name          | description                   |
       | commit-helper | Helps writing commit messages |
@@ -752,8 +753,20 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     Then `skill:import` 的 stdout 应为 "Imported: commit-helper → git-commit"
     And 模型应被询问 1 次，其最后一条 user 消息应包含如下文本
       """
+      existing skill "git-commit".
+
       Requirements:
       1. Preserve all useful capabilities from both sides.
       2. Remove duplicated or conflicting instructions.
       3. Keep output as a coherent, maintainable skill definition.
       """
+
+  @SKL-083
+  Scenario: 导入源不存在时 stderr 是原实现的 `Import source not found: <路径>`
+    The original refuses a source that does not exist with `Import source not found: <path>` before
+    reading anything, and its command prints that message on stderr with exit code 1.
+    When 用技能导入器执行 `skill:import <源目录>/missing`
+    Then `skill:import` 的退出码应为 1
+    And `skill:import` 的 stderr 应包含 "Import source not found:" 紧接着导入源中 `missing` 的完整路径
+    And 已安装的技能应只有 "git-commit"
+    And 导入器不应询问模型
