@@ -1478,8 +1478,12 @@ def reader_every_depth_no_error(reader_ctx: ReaderContext) -> None:
     )
     ids = [turns[0].id, turns[-1].id] if turns else []
     assert ids == ["before", "after"], f"the valid lines must be the first and last turns, got {ids}"
-    assert reader_ctx.text.startswith("[User] Read the config"), f"compact starts with the first turn: {reader_ctx.text[:80]!r}"
-    assert reader_ctx.text.endswith("The config is fine."), f"compact ends with the last turn: {reader_ctx.text[-80:]!r}"
+    assert reader_ctx.text.startswith("[User] Read the config"), (
+        f"compact starts with the first turn: {reader_ctx.text[:80]!r}"
+    )
+    assert reader_ctx.text.endswith("The config is fine."), (
+        f"compact ends with the last turn: {reader_ctx.text[-80:]!r}"
+    )
 
 
 @then("嵌套过深的行要么成为 turn，要么被跳过并记录 warning")

@@ -679,8 +679,8 @@ def _last_user_text(importer_ctx: ImporterContext, count: int) -> str:
 
 @then(
     parsers.parse(
-        '模型应被询问 {count:d} 次，其最后一条 user 消息应为如下文本，"{placeholder}" 代表导入源技能 "{name}" '
-        "的 SKILL.md 全文"
+        "模型应被询问 {count:d} 次，其最后一条 user 消息应为如下文本，"
+        '"{placeholder}" 代表导入源技能 "{name}" 的 SKILL.md 全文'
     )
 )
 def importer_last_user_text_is(
