@@ -60,3 +60,14 @@ Feature: SubagentStop hook 對任何輸入都回答，且不留下中斷寫入�
     When SubagentStop hook 收到 `developer` 的結束事件，VERDICT 為 PASS
     Then DEV stage 在 workflow state 中為 completed（pass）
     And 中斷寫入的殘檔都已刪除，符號連結、目錄與一般檔案原樣保留
+
+  @WF-126
+  Scenario: hook 的寫入在改名前被強制結束時留下的暫存檔，在下一次寫入時被清除
+    A hook process killed between creating its temp file and renaming it leaves that file behind; the
+    next hook's locked write removes it, whatever the hook wrote first (the state or the timeline).
+    Given 一個 standard workflow 的 DEV stage 正在進行
+    When 另一個 hook 行程處理 `developer` 的結束事件（VERDICT 為 PASS），在 session 目錄中建立第一個新檔案時被強制結束
+    Then 它建立的檔案名為 `.<檔名>.<隨機字元>.tmp`
+    When SubagentStop hook 收到 `developer` 的結束事件，VERDICT 為 PASS
+    Then DEV stage 在 workflow state 中為 completed（pass）
+    And 被強制結束的 hook 建立的暫存檔已刪除
