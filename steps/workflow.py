@@ -9,6 +9,7 @@ hook complete it from a SubagentStop event.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
@@ -1631,6 +1632,28 @@ def wf_then_leftovers_removed(wf_ctx: WfContext) -> None:
     left = [p.name for p in leftovers if os.path.lexists(p)]
     assert not left, f"the next write should remove what interrupted writes left behind: {left}"
     for path, content in others.items():
+        assert path.is_file() and path.read_text(encoding="utf-8") == content, (
+            f"{path.name} is not a leftover of an interrupted write and must stay unchanged"
+        )
+
+
+@given(parsers.parse('殘檔 "{name}" 任何行程都刪除不了'))
+def wf_given_leftover_undeletable(wf_ctx: WfContext, name: str, request: pytest.FixtureRequest) -> None:
+    path = Path(wf_ctx.workflow.state.path(wf_ctx.session_id)).parent / name
+    stack = contextlib.ExitStack()
+    request.addfinalizer(stack.close)
+    stack.enter_context(probes.undeletable(path))
+    wf_ctx.call_kwargs["undeletable"] = path
+
+
+@then("除了刪除不了的那一個，中斷寫入的殘檔都已刪除，其他檔案內容不變")
+def wf_then_leftovers_removed_but_one(wf_ctx: WfContext) -> None:
+    undeletable: Path = wf_ctx.call_kwargs["undeletable"]
+    leftovers = [p for p in wf_ctx.call_kwargs["leftovers"] if p != undeletable]
+    left = [p.name for p in leftovers if os.path.lexists(p)]
+    assert not left, f"a leftover that cannot be deleted must not stop the removal of the others: {left}"
+    assert undeletable.is_file(), f"{undeletable.name} could not be deleted and is still there"
+    for path, content in wf_ctx.call_kwargs["others"].items():
         assert path.is_file() and path.read_text(encoding="utf-8") == content, (
             f"{path.name} is not a leftover of an interrupted write and must stay unchanged"
         )
