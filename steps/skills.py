@@ -667,6 +667,37 @@ def importer_model_asked(importer_ctx: ImporterContext, count: int, first: str, 
     assert importer_ctx.llm.pending == 0, "every scripted answer should have been used"
 
 
+def _last_user_text(importer_ctx: ImporterContext, count: int) -> str:
+    calls = list(importer_ctx.llm.calls)
+    assert len(calls) == count, f"the model should be asked {count} time(s), was asked {len(calls)}"
+    messages = calls[-1].messages
+    assert messages and messages[-1].get("role") == "user", "the request should end with the user"
+    content = messages[-1].get("content")
+    assert isinstance(content, list), f"a user message of content parts expected: {messages[-1]!r}"
+    return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict) and p.get("type") == "text")
+
+
+@then(
+    parsers.parse(
+        "模型应被询问 {count:d} 次，其最后一条 user 消息应为如下文本，"
+        '"{placeholder}" 代表导入源技能 "{name}" 的 SKILL.md 全文'
+    )
+)
+def importer_last_user_text_is(
+    importer_ctx: ImporterContext, count: int, placeholder: str, name: str, docstring: str
+) -> None:
+    skill_md = (importer_ctx.source_dir / name / "SKILL.md").read_text(encoding="utf-8")
+    expected = docstring.replace(placeholder, skill_md)
+    sent = _last_user_text(importer_ctx, count)
+    assert sent == expected, f"the request should be exactly\n{expected!r}\ngot\n{sent!r}"
+
+
+@then(parsers.parse("模型应被询问 {count:d} 次，其最后一条 user 消息应包含如下文本"))
+def importer_last_user_text_has(importer_ctx: ImporterContext, count: int, docstring: str) -> None:
+    sent = _last_user_text(importer_ctx, count)
+    assert docstring in sent, f"the request should contain\n{docstring}\ngot\n{sent}"
+
+
 @then(parsers.parse("`synapse.*` 日志应有 {count:d} 条警告"))
 def importer_warnings(caplog: pytest.LogCaptureFixture, count: int) -> None:
     warnings = [r for r in caplog.records if r.name.startswith("synapse") and r.levelno == logging.WARNING]

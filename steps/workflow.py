@@ -9,6 +9,7 @@ hook complete it from a SubagentStop event.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
@@ -22,7 +23,7 @@ from typing import Any
 import pytest
 from pytest_bdd import given, parsers, then, when
 
-from synapse_spec import contract, fuzz
+from synapse_spec import contract, fuzz, probes
 
 # The original plugin's agent for each stage: the SubagentStop event names the agent, not the stage.
 WF_STAGE_AGENTS = {
@@ -1636,6 +1637,28 @@ def wf_then_leftovers_removed(wf_ctx: WfContext) -> None:
         )
 
 
+@given(parsers.parse('殘檔 "{name}" 任何行程都刪除不了'))
+def wf_given_leftover_undeletable(wf_ctx: WfContext, name: str, request: pytest.FixtureRequest) -> None:
+    path = Path(wf_ctx.workflow.state.path(wf_ctx.session_id)).parent / name
+    stack = contextlib.ExitStack()
+    request.addfinalizer(stack.close)
+    stack.enter_context(probes.undeletable(path))
+    wf_ctx.call_kwargs["undeletable"] = path
+
+
+@then("除了刪除不了的那一個，中斷寫入的殘檔都已刪除，其他檔案內容不變")
+def wf_then_leftovers_removed_but_one(wf_ctx: WfContext) -> None:
+    undeletable: Path = wf_ctx.call_kwargs["undeletable"]
+    leftovers = [p for p in wf_ctx.call_kwargs["leftovers"] if p != undeletable]
+    left = [p.name for p in leftovers if os.path.lexists(p)]
+    assert not left, f"a leftover that cannot be deleted must not stop the removal of the others: {left}"
+    assert undeletable.is_file(), f"{undeletable.name} could not be deleted and is still there"
+    for path, content in wf_ctx.call_kwargs["others"].items():
+        assert path.is_file() and path.read_text(encoding="utf-8") == content, (
+            f"{path.name} is not a leftover of an interrupted write and must stay unchanged"
+        )
+
+
 WF_LINK_KIND = re.compile(r"指向 (?P<target>\S+) 的符號連結")
 
 
@@ -1689,6 +1712,43 @@ def wf_then_leftovers_removed_entries_kept(wf_ctx: WfContext) -> None:
             assert path.is_file() and path.read_text(encoding="utf-8") == expected, (
                 f"{path.name} is not a leftover of an interrupted write and must stay unchanged"
             )
+
+
+@when(
+    parsers.re(
+        r"另一個 hook 行程處理 `(?P<agent>[\w:-]+)` 的結束事件（VERDICT 為 (?P<verdict>\w+)），"
+        r"在 session 目錄中建立第一個新檔案時被強制結束"
+    )
+)
+def wf_when_hook_killed_while_writing(
+    wf_ctx: WfContext, synapse: contract.Implementation, agent: str, verdict: str
+) -> None:
+    directory = Path(wf_ctx.workflow.state.path(wf_ctx.session_id)).parent
+    root = wf_ctx.tmp / "workflow-home"
+    event = json.dumps(wf_agent_event(wf_ctx, agent, wf_verdict_message(verdict)), ensure_ascii=False)
+
+    def stop(implementation: contract.Implementation) -> None:
+        implementation.staged_workflow(root, clock=wf_ctx.clock).on_stop_command(event)
+
+    created = probes.killed_while_writing(synapse, directory, stop)
+    wf_ctx.call_kwargs = {"killed_write": directory / created}
+
+
+@then("它建立的檔案名為 `.<檔名>.<隨機字元>.tmp`")
+def wf_then_killed_write_temp_name(wf_ctx: WfContext) -> None:
+    created: Path = wf_ctx.call_kwargs["killed_write"]
+    pattern = re.compile(r"\.(?:workflow\.json|timeline\.jsonl)\..+\.tmp")
+    assert pattern.fullmatch(created.name), (
+        f"a write goes through a temp file named .<file>.<random>.tmp next to it, created {created.name!r}"
+    )
+
+
+@then("被強制結束的 hook 建立的暫存檔已刪除")
+def wf_then_killed_write_removed(wf_ctx: WfContext) -> None:
+    created: Path = wf_ctx.call_kwargs["killed_write"]
+    assert not os.path.lexists(created), (
+        f"the next write should remove the temp file the killed hook left behind: {created.name}"
+    )
 
 
 @given("環境變數 CLAUDE_SESSION_ID 是另一個沒有 workflow 的 session 的 id")

@@ -94,7 +94,7 @@ def test_cost_after_clear_reads_like_a_fresh_session(repl: pexpect.spawn[str]) -
     _say(repl, "something to pay for")
     repl.expect_exact("Echo: something to pay for")
     _say(repl, "/clear")
-    repl.expect_exact("Conversation cleared.")
+    repl.expect_exact("Conversation history cleared.")
     _say(repl, "/cost")
     repl.expect(r"Token: [^\r\n]*")
     assert repl.after == fresh, (

@@ -529,3 +529,16 @@ Feature: REPL 斜杠命令的分派与输出
       Found 2 matches or more: the first ones are shown.
         mcp:git:log
       """
+
+  @REPL-055
+  Scenario: `/clear` 的确认是原实现的那一行
+    The original's REPL confirms a cleared conversation with `Conversation history cleared.`; the
+    handler's output is that line.
+    Given runner 可以清空会话
+    When 执行 `/clear`
+    Then 命令应被处理且不应结束 REPL
+    And runner 的会话应被清空 1 次
+    And 输出应逐行为:
+      """
+      Conversation history cleared.
+      """

@@ -126,3 +126,20 @@ Feature: Skill 导入命令的完整报告与命令行错误
     When 执行 skill 命令 `skill:import /tmp/incoming`
     Then `skill:import` 的 stderr 不应为空
     And `skill:import` 的退出码应为 1
+
+  @SKL-082
+  Scenario: 冲突一节之后的改名指引是原实现的那一行
+    The seed gives the meaning of the guidance after the conflicts; the original's command prints it as
+    `Please rename the conflicting skills in the source directory and re-import.`, and so does the handler.
+    Given `skill:import` 的导入器返回结果
+      """
+      {"imported": [], "skipped": [], "conflicts": [{"name": "git-commit", "existingPath": "/home/dev/.synapse/skills/git-commit", "newPath": "/tmp/incoming/git-commit"}], "similar": []}
+      """
+    When 执行 skill 命令 `skill:import /tmp/incoming`
+    Then `skill:import` 的 stdout 应为
+      """
+      Conflicts:
+        - git-commit
+      Please rename the conflicting skills in the source directory and re-import.
+      """
+    And `skill:import` 应以退出码 0 结束且 stderr 为空

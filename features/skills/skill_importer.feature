@@ -693,3 +693,80 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
     And 技能目录中的目录应恰好为 "git-commit、lint-fix"
     And 已安装技能 "lint-fix" 中的这些符号链接应原样保留，不被跟随复制
+
+  @SKL-080
+  Scenario: 相似检查的请求是原实现的提示：新技能的 SKILL.md 全文与已安装技能的 "- 名称: 描述" 列表，没有描述的技能写作 "No description"
+    The original asks the model with the prompt of its skill merger's similarity check (buildSimilarityPrompt
+    in skill-merger.ts): the task, the new skill's SKILL.md as it is, one line `- <name>: <description>`
+    per installed skill, `No description` for a skill that has none, and the JSON answer it expects. The
+    importer's request ends with a user message of exactly that text.
+    Given 技能目录中还有 SKILL.md 为如下内容的技能 "scratch"
+      """
+      # Scratch
+
+      Notes kept without front matter.
+      """
+    And 导入源目录中的技能
+      | name     | description     |
+      | lint-fix | Fix lint errors |
+    And 模型对相似度的回答为
+      """
+      {"similar": []}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
+    And 模型应被询问 1 次，其最后一条 user 消息应为如下文本，"<SKILL.md>" 代表导入源技能 "lint-fix" 的 SKILL.md 全文
+      """
+      Analyze whether the new skill is semantically similar to any existing skill.
+
+      New skill content:
+      <SKILL.md>
+
+      Existing skills:
+      - git-commit: Write conventional commits
+      - scratch: No description
+
+      Return JSON only:
+      {"similar":[{"name":"existing-skill-name","reason":"why they are similar"}]}
+
+      If none:
+      {"similar":[]}
+      """
+
+  @SKL-081
+  Scenario: `--merge` 的合并请求写明目标技能与原实现的三条合并要求
+    The original's merge prompt (buildMergePrompt in skill-merger.ts) names the existing skill to merge
+    into, then asks to preserve the useful capabilities of both sides, remove duplicated or conflicting
+    instructions and keep a coherent skill definition, in these words; the importer's merge request says
+    the same.
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并结果为
+      """
+      ---
+      description: Write conventional commits, with help for the message
+      ---
+      # git-commit (merged)
+      """
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper → git-commit"
+    And 模型应被询问 1 次，其最后一条 user 消息应包含如下文本
+      """
+      existing skill "git-commit".
+
+      Requirements:
+      1. Preserve all useful capabilities from both sides.
+      2. Remove duplicated or conflicting instructions.
+      3. Keep output as a coherent, maintainable skill definition.
+      """
+
+  @SKL-083
+  Scenario: 导入源不存在时 stderr 是原实现的 `Import source not found: <路径>`
+    The original refuses a source that does not exist with `Import source not found: <path>` before
+    reading anything, and its command prints that message on stderr with exit code 1.
+    When 用技能导入器执行 `skill:import <源目录>/missing`
+    Then `skill:import` 的退出码应为 1
+    And `skill:import` 的 stderr 应包含 "Import source not found:" 紧接着导入源中 `missing` 的完整路径
+    And 已安装的技能应只有 "git-commit"
+    And 导入器不应询问模型

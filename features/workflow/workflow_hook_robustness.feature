@@ -60,3 +60,37 @@ Feature: SubagentStop hook 對任何輸入都回答，且不留下中斷寫入�
     When SubagentStop hook 收到 `developer` 的結束事件，VERDICT 為 PASS
     Then DEV stage 在 workflow state 中為 completed（pass）
     And 中斷寫入的殘檔都已刪除，符號連結、目錄與一般檔案原樣保留
+
+  @WF-126
+  Scenario: hook 的寫入在改名前被強制結束時留下的暫存檔，在下一次寫入時被清除
+    A hook process killed between creating its temp file and renaming it leaves that file behind; the
+    next hook's locked write removes it, whatever the hook wrote first (the state or the timeline).
+    Given 一個 standard workflow 的 DEV stage 正在進行
+    When 另一個 hook 行程處理 `developer` 的結束事件（VERDICT 為 PASS），在 session 目錄中建立第一個新檔案時被強制結束
+    Then 它建立的檔案名為 `.<檔名>.<隨機字元>.tmp`
+    When SubagentStop hook 收到 `developer` 的結束事件，VERDICT 為 PASS
+    Then DEV stage 在 workflow state 中為 completed（pass）
+    And 被強制結束的 hook 建立的暫存檔已刪除
+
+  @WF-127
+  Scenario: 刪除不了的殘檔不妨礙其他殘檔被清除，寫入照常完成
+    A leftover that no process can delete is skipped; the clean-up goes on with the others, whatever
+    order the directory lists them in, and the write itself completes.
+    Given 一個 standard workflow 的 DEV stage 正在進行
+    And session 目錄中有這些檔案:
+      | file                        | 是中斷寫入的殘檔 |
+      | .workflow.json.a1b2c3.tmp   | 是               |
+      | .workflow.json.d4e5f6.tmp   | 是               |
+      | .workflow.json.g7h8i9.tmp   | 是               |
+      | .workflow.json.j1k2l3.tmp   | 是               |
+      | .workflow.json.m4n5o6.tmp   | 是               |
+      | .workflow.json.p7q8r9.tmp   | 是               |
+      | .workflow.json.s1t2u3.tmp   | 是               |
+      | .workflow.json.v4w5x6.tmp   | 是               |
+      | .workflow.json.y7z8a9.tmp   | 是               |
+      | .workflow.json.b1c2d3.tmp   | 是               |
+      | notes.tmp                   | 否               |
+    And 殘檔 ".workflow.json.m4n5o6.tmp" 任何行程都刪除不了
+    When SubagentStop hook 收到 `developer` 的結束事件，VERDICT 為 PASS
+    Then DEV stage 在 workflow state 中為 completed（pass）
+    And 除了刪除不了的那一個，中斷寫入的殘檔都已刪除，其他檔案內容不變

@@ -221,7 +221,7 @@ async def handle_command(line: str, context: ReplContext) -> CommandOutcome:
         if not callable(clear):
             return CommandOutcome(True, UNAVAILABLE.format(command))
         clear()
-        return CommandOutcome(True, "Conversation cleared.")
+        return CommandOutcome(True, "Conversation history cleared.")
     if command in ("/skills", "/skill:list"):
         home = context.synapse_home if context.synapse_home is not None else synapse_home()
         return CommandOutcome(True, skills_command(home / "skills"))
