@@ -1448,44 +1448,6 @@ def reader_deep_no_error(reader_ctx: ReaderContext) -> None:
     )
 
 
-@given(
-    parsers.parse(
-        "会话文件在两条合法消息之间，对 1 到 {top:d} 的每个深度依次有 content 嵌套该层数组的 user 消息、"
-        "tool_result 块与 tool 行"
-    )
-)
-def reader_every_depth(reader_ctx: ReaderContext, top: int) -> None:
-    lines = [json.dumps({"id": "before", "role": "user", "content": "Read the config"})]
-    for depth in range(1, top + 1):
-        nested = "[" * depth + "]" * depth
-        lines += [
-            '{"id":"deep","role":"user","content":' + nested + "}",
-            '{"id":"deep","role":"user","content":[{"type":"tool_result","tool_use_id":"c1","content":'
-            + nested
-            + "}]}",
-            '{"role":"tool","toolCallId":"c1","content":' + nested + "}",
-        ]
-    lines.append(json.dumps({"id": "after", "role": "assistant", "content": "The config is fine."}))
-    reader_ctx.lines = lines
-    reader_ctx.write()
-
-
-@then("三次调用都不应抛出异常，前后两条合法消息是首尾两个 turn")
-def reader_every_depth_no_error(reader_ctx: ReaderContext) -> None:
-    turns = reader_ctx.result_turns("read of a file with lines of every depth")
-    assert reader_ctx.summary is not None and reader_ctx.text is not None, (
-        f"summarize and compact must return a summary and a text, raised {reader_ctx.error!r}"
-    )
-    ids = [turns[0].id, turns[-1].id] if turns else []
-    assert ids == ["before", "after"], f"the valid lines must be the first and last turns, got {ids}"
-    assert reader_ctx.text.startswith("[User] Read the config"), (
-        f"compact starts with the first turn: {reader_ctx.text[:80]!r}"
-    )
-    assert reader_ctx.text.endswith("The config is fine."), (
-        f"compact ends with the last turn: {reader_ctx.text[-80:]!r}"
-    )
-
-
 @then("嵌套过深的行要么成为 turn，要么被跳过并记录 warning")
 def reader_deep_kept_or_warned(reader_ctx: ReaderContext) -> None:
     kept = any(t.id == "deep" for t in reader_ctx.result_turns("read"))
