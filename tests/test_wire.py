@@ -229,6 +229,22 @@ def test_the_codec_round_trips_special_values_without_a_server() -> None:
     assert str(decoded["c"]) == "boom"
 
 
+def test_a_result_json_cannot_carry_is_answered_with_an_error_not_left_unanswered() -> None:
+    from synapse_spec.protocol.rpc import INTERNAL_ERROR, Peer, dumps
+
+    lines: list[str] = []
+    peer = Peer(lambda message, sync: lines.append(dumps(message)))
+    deep: Any = "x"
+    for _ in range(100_000):
+        deep = [deep]
+    peer.respond(7, deep)
+    assert len(lines) == 1
+    reply = json.loads(lines[0])
+    assert reply["id"] == 7 and "result" not in reply
+    assert reply["error"]["code"] == INTERNAL_ERROR
+    assert reply["error"]["message"].startswith("the response cannot be encoded: RecursionError")
+
+
 def test_errors_keep_their_name_and_message(impl: RemoteImplementation, tmp_path: Path) -> None:
     workflow = impl.staged_workflow(tmp_path, clock=lambda: datetime.now(timezone.utc))
     with pytest.raises(Exception) as caught:

@@ -171,7 +171,14 @@ class Peer:
             message["error"] = error_response(error)
         else:
             message["result"] = result
-        self._write(message, sync)
+        try:
+            self._write(message, sync)
+        except (RecursionError, ValueError, TypeError) as exc:
+            # A result JSON cannot carry (nested too deeply, say) is answered with an error: the other
+            # end must never wait for a response that is not coming.
+            reason = f"the response cannot be encoded: {type(exc).__name__}: {exc}"
+            failure = WireError(INTERNAL_ERROR, reason)
+            self._write({"jsonrpc": "2.0", "id": request_id, "error": failure.to_json()}, sync)
 
     def settle(self, message: dict[str, Any]) -> bool:
         """Route a response to its waiting request; False when no request waits for that id."""
