@@ -2553,6 +2553,59 @@ def ctx_then_never_over_limit(
     )
 
 
+# Moves the directory aside and a symbolic link to the outside directory in its place, then back, over and
+# over, and stops like the swapper above.
+CTX_DIR_SWAPPER = """
+import os, sys, time
+target, outside, parent = sys.argv[1], sys.argv[2], int(sys.argv[3])
+directory = os.path.dirname(target)
+aside, link = os.path.join(directory, ".swap-aside"), os.path.join(directory, ".swap-dir-link")
+os.symlink(outside, link)
+deadline = time.monotonic() + 120
+while os.getppid() == parent and time.monotonic() < deadline:
+    os.rename(target, aside)
+    os.rename(link, target)
+    os.rename(target, link)
+    os.rename(aside, target)
+"""
+
+
+@given(
+    parsers.re(
+        r"^另一个进程不停地把含该文件的目录 `(?P<target>[^`]+)` 换成指向 `(?P<outside>[^`]+)` 的符号链接，"
+        r"后者中同一相对路径上有内容为目录外机密的文件$"
+    )
+)
+def ctx_given_dir_swapping_process(
+    ctx_state: CtxState, request: pytest.FixtureRequest, target: str, outside: str
+) -> None:
+    """The file outside lies at the same path below ``outside`` as the referenced one below the swapped
+    directory, so a restore that opens the file through the link swapped in reads the secret."""
+    directory, elsewhere = Path(ctx_state.expand(target)), Path(ctx_state.expand(outside))
+    subject = Path(_ctx_subject_reference(ctx_state))
+    assert directory in subject.parents, "scenario data: the swapped directory holds the referenced file"
+    twin = elsewhere / subject.relative_to(directory)
+    for path, text in ((subject, "目录内的工具输出"), (twin, CTX_SECRET)):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    swapper = subprocess.Popen(
+        [sys.executable, "-c", CTX_DIR_SWAPPER, str(directory), str(elsewhere), str(os.getpid())],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+
+    def stop() -> None:
+        swapper.kill()
+        swapper.wait(timeout=30)
+        if swapper.stderr is not None:
+            swapper.stderr.close()
+
+    request.addfinalizer(stop)
+    ctx_state.changing = lambda: directory.is_symlink()
+    ctx_state.files[str(subject)] = "目录内的工具输出"
+
+
 @pytest.fixture
 def ctx_restored_texts() -> list[str]:
     """The subject message's text after each of a scenario's repeated restores."""
