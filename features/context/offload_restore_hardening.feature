@@ -111,7 +111,7 @@ Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普�
     Given 环境变量 `SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES` 为 "100"
     And 一段 10 条消息的历史，第 `3` 条 tool 消息引用 `{offloaded}/grow.txt`
     And 另一个进程不停地把 `{offloaded}/grow.txt` 截短为 94 字节、再写长到 200 字节
-    When 执行压缩前的引用恢复 5000 次
+    When 执行压缩前的引用恢复 20000 次
     Then 任何一次恢复的第 `3` 条消息都应为不超过 100 字节的文件内容或保持引用原文
 
   @CTX-095
