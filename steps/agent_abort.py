@@ -50,6 +50,39 @@ def abort_end_job_afterwards(agent_world: AgentWorld, request: pytest.FixtureReq
     request.addfinalizer(end_job)
 
 
+@given("请求带着一个从未中止、记下命令运行期间被读取次数的中止信号")
+def abort_never_aborted_signal(agent_world: AgentWorld) -> None:
+    """The command creates ``started`` first and ``ended`` last; reads in between are reads while it ran."""
+    workdir = _workdir(agent_world)
+    agent_world.watched_signal = probes.NeverAbortedWhileRunning(workdir / "started", workdir / "ended")
+
+
+@given(parsers.parse('模型首轮调用 Bash 命令 `{command}` 后回复 "{text}"'))
+def abort_first_round_then_reply(agent_world: AgentWorld, command: str, text: str) -> None:
+    agent_world.llm.reply_tool_calls(
+        [{"id": "timed-call", "name": "Bash", "arguments": {"command": command}}]
+    )
+    agent_world.llm.reply_text(text)
+
+
+@then(parsers.parse('请求应返回 "{text}"'))
+def abort_request_result(agent_world: AgentWorld, text: str) -> None:
+    result = agent_world.succeeded()
+    assert result == text, f"the request should complete with {text!r}, got {result!r}"
+
+
+@then(parsers.parse("命令运行期间中止信号应被读取至少 {low:d} 次、至多 {high:d} 次"))
+def abort_signal_reads_while_running(agent_world: AgentWorld, low: int, high: int) -> None:
+    signal = agent_world.watched_signal
+    assert isinstance(signal, probes.NeverAbortedWhileRunning), "scenario data: the counting signal"
+    assert (_workdir(agent_world) / "ended").is_file(), "the command should have run to its end"
+    reads = signal.reads_while_running
+    assert low <= reads <= high, (
+        f"while the command ran the signal should be read every 50 to 100 ms, between {low} and {high} "
+        f"times; it was read {reads} times (of {signal.reads} reads in all)"
+    )
+
+
 @given("模型首轮调用 Bash 命令:")
 def abort_first_round_command(agent_world: AgentWorld, docstring: str) -> None:
     # No spare reply is scripted: the next request (if any) gets the next replies, and a runner that

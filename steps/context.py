@@ -23,7 +23,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -181,6 +181,8 @@ class CtxState:
     compact_calls_before: int = 0
     steps_before_force: int = 0
     log_mark: int = 0
+    # Repeated restores: whether the other process changing the referenced file has started
+    changing: Callable[[], bool] | None = None
     probes: list[CtxProbe] = field(default_factory=list)
     compact_results: list[contract.CompactResult] = field(default_factory=list)
     calls_after_first: int = 0
@@ -2179,10 +2181,17 @@ def ctx_then_summary_text(ctx_state: CtxState, text: str) -> None:
 def ctx_then_one_attempt_warning(
     ctx_state: CtxState, caplog: pytest.LogCaptureFixture, prefix: str, detail: str
 ) -> None:
-    warnings = [r.getMessage() for r in _ctx_synapse_warnings(caplog, ctx_state.log_mark)]
-    assert len(warnings) == 1 and warnings[0].startswith(prefix) and detail in warnings[0], (
-        f"one warning starting with {prefix!r} and naming {detail!r} should be logged, got {warnings!r}"
+    warnings = [probes.logged_text(r) for r in _ctx_synapse_warnings(caplog, ctx_state.log_mark)]
+    assert len(warnings) == 1 and warnings[0].startswith(prefix) and _ctx_names_phrase(warnings[0], detail), (
+        f"one warning starting with {prefix!r} and naming {detail!r} as a whole (the error's own text, "
+        f"with nothing glued to it) should be logged, got {warnings!r}"
     )
+
+
+def _ctx_names_phrase(text: str, phrase: str) -> bool:
+    """Whether ``text`` holds ``phrase`` with no letter or digit glued to either end: the message of an
+    error logged beside (or inside) a warning, as the original words it, not a longer word holding it."""
+    return re.search(rf"(?<![^\W_]){re.escape(phrase)}(?![^\W_])", text) is not None
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -2248,6 +2257,8 @@ def ctx_given_referenced_file(ctx_state: CtxState, kind: str) -> None:
     elif kind == "卸载目录本身为命名管道（FIFO）时其中的名字":
         shutil.rmtree(ctx_state.offloaded_dir, ignore_errors=True)
         os.mkfifo(ctx_state.offloaded_dir)
+    elif kind == "一个 Unix 域套接字，打开时无此设备":
+        os.mknod(path, 0o600 | stat.S_IFSOCK)  # open() of a socket fails with ENXIO
     elif kind == "指向 `{outside}/secret.txt` 的硬链接":
         os.link(ctx_state.outside_dir / "secret.txt", path)
     elif kind == "路径中含 NUL 字符、无法打开的名字":
@@ -2478,6 +2489,123 @@ def ctx_given_swapping_process(
     ctx_state.files[path] = content
 
 
+# Keeps the file `short` bytes long, then `long` bytes long, over and over (truncate, then write the rest
+# in one call), and stops like the swapper above.
+CTX_GROWER = """
+import os, sys, time
+target, short, long, parent = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+tail = b"b" * (long - short)
+fd = os.open(target, os.O_WRONLY)
+deadline = time.monotonic() + 120
+while os.getppid() == parent and time.monotonic() < deadline:
+    os.ftruncate(fd, short)
+    os.pwrite(fd, tail, short)
+"""
+
+
+@given(
+    parsers.re(
+        r"^另一个进程不停地把 `(?P<target>[^`]+)` 截短为 (?P<short>\d+) 字节、再写长到 (?P<long>\d+) 字节$"
+    )
+)
+def ctx_given_growing_process(
+    ctx_state: CtxState, request: pytest.FixtureRequest, target: str, short: str, long: str
+) -> None:
+    """The file is ``short`` bytes of ``a`` most of the time it is checked, and ``long`` bytes soon after:
+    a restore that trusts the size it saw before reading may read more than the limit allows."""
+    path = ctx_state.expand(target)
+    assert path == _ctx_subject_reference(ctx_state), "scenario data: the changing file is the one referenced"
+    Path(path).write_bytes(b"a" * int(short))
+    grower = subprocess.Popen(
+        [sys.executable, "-c", CTX_GROWER, path, short, long, str(os.getpid())],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+
+    def stop() -> None:
+        grower.kill()
+        grower.wait(timeout=30)
+        if grower.stderr is not None:
+            grower.stderr.close()
+
+    request.addfinalizer(stop)
+    ctx_state.changing = lambda: os.path.getsize(path) == int(long)
+    ctx_state.files[path] = "a" * int(short)
+
+
+@then(
+    parsers.re(
+        r"^任何一次恢复的第 `(?P<number>\d+)` 条消息都应为不超过 (?P<limit>\d+) 字节的文件内容或保持引用原文$"
+    )
+)
+def ctx_then_never_over_limit(
+    ctx_state: CtxState, ctx_restored_texts: list[str], number: str, limit: str
+) -> None:
+    reference = _ctx_text(ctx_state.snapshot[int(number) - 1])
+    assert ctx_restored_texts, "the restore should have run"
+    over = [
+        text for text in ctx_restored_texts if text != reference and len(text.encode("utf-8")) > int(limit)
+    ]
+    assert not over, (
+        f"{len(over)} of {len(ctx_restored_texts)} restores read more than the {limit}-byte limit from a "
+        f"file that grew after its size was checked (e.g. {len(over[0].encode('utf-8'))} bytes)"
+    )
+
+
+# Moves the directory aside and a symbolic link to the outside directory in its place, then back, over and
+# over, and stops like the swapper above.
+CTX_DIR_SWAPPER = """
+import os, sys, time
+target, outside, parent = sys.argv[1], sys.argv[2], int(sys.argv[3])
+directory = os.path.dirname(target)
+aside, link = os.path.join(directory, ".swap-aside"), os.path.join(directory, ".swap-dir-link")
+os.symlink(outside, link)
+deadline = time.monotonic() + 120
+while os.getppid() == parent and time.monotonic() < deadline:
+    os.rename(target, aside)
+    os.rename(link, target)
+    os.rename(target, link)
+    os.rename(aside, target)
+"""
+
+
+@given(
+    parsers.re(
+        r"^另一个进程不停地把含该文件的目录 `(?P<target>[^`]+)` 换成指向 `(?P<outside>[^`]+)` 的符号链接，"
+        r"后者中同一相对路径上有内容为目录外机密的文件$"
+    )
+)
+def ctx_given_dir_swapping_process(
+    ctx_state: CtxState, request: pytest.FixtureRequest, target: str, outside: str
+) -> None:
+    """The file outside lies at the same path below ``outside`` as the referenced one below the swapped
+    directory, so a restore that opens the file through the link swapped in reads the secret."""
+    directory, elsewhere = Path(ctx_state.expand(target)), Path(ctx_state.expand(outside))
+    subject = Path(_ctx_subject_reference(ctx_state))
+    assert directory in subject.parents, "scenario data: the swapped directory holds the referenced file"
+    twin = elsewhere / subject.relative_to(directory)
+    for path, text in ((subject, "目录内的工具输出"), (twin, CTX_SECRET)):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    swapper = subprocess.Popen(
+        [sys.executable, "-c", CTX_DIR_SWAPPER, str(directory), str(elsewhere), str(os.getpid())],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+
+    def stop() -> None:
+        swapper.kill()
+        swapper.wait(timeout=30)
+        if swapper.stderr is not None:
+            swapper.stderr.close()
+
+    request.addfinalizer(stop)
+    ctx_state.changing = lambda: directory.is_symlink()
+    ctx_state.files[str(subject)] = "目录内的工具输出"
+
+
 @pytest.fixture
 def ctx_restored_texts() -> list[str]:
     """The subject message's text after each of a scenario's repeated restores."""
@@ -2496,8 +2624,9 @@ def ctx_when_restore_repeatedly(
     ctx_state.snapshot = copy.deepcopy(ctx_state.messages)
     subject = _ctx_subject_reference(ctx_state)
     deadline = time.monotonic() + CTX_COMPACT_TIMEOUT
-    while not os.path.islink(subject):  # wait until the other process is swapping
-        assert time.monotonic() < deadline, "setting up: the swapping process did not start"
+    changing = ctx_state.changing or (lambda: os.path.islink(subject))
+    while not changing():  # wait until the other process is changing the file
+        assert time.monotonic() < deadline, "setting up: the process changing the file did not start"
         time.sleep(0.001)
     assert ctx_state.subject is not None
     for attempt in range(1, int(times) + 1):

@@ -601,6 +601,26 @@ class AbortOnceWritten:
         return self._aborted
 
 
+@dataclass
+class NeverAbortedWhileRunning:
+    """An ``AbortSignal`` that never aborts and counts the reads made while a command runs: after the
+    command created ``started`` and before it created ``ended``.  The implementation reads ``aborted`` in
+    process or through a callback over the wire, so ``reads_while_running`` is how often it watched the
+    signal during the command."""
+
+    started: Path
+    ended: Path
+    reads: int = 0
+    reads_while_running: int = 0
+
+    @property
+    def aborted(self) -> bool:
+        self.reads += 1
+        if self.started.exists() and not self.ended.exists():
+            self.reads_while_running += 1
+        return False
+
+
 def read_pid(path: Path) -> int:
     """The process id a command wrote to ``path`` (``echo $$ > path``)."""
     text = path.read_text(encoding="utf-8").strip()

@@ -6,7 +6,8 @@ Feature: 多片段 tool 消息的卸载与恢复
   newlines around it. After a compaction, a reference in any text part of a kept tool message (not only
   the first) keeps its file. A tool message whose file cannot be written whole (a full disk) stays as it
   was, no partial file is left behind, and saving leaves no file descriptor open, also when the write
-  fails.
+  fails; the warning then logged is worded as the original's: `Failed to offload tool message, skipping
+  message`, with the error `Failed to save offloaded content: <cause>`.
 
   @CTX-034
   Scenario: 多个文本片段的 tool 消息卸载后文件内容为各片段以换行连接
@@ -90,6 +91,19 @@ Feature: 多片段 tool 消息的卸载与恢复
     Then `offloadedCount` 应为 `1`
     And 第 `1` 条消息应保持原文，第 `2` 条应被卸载且文件内容完整
     And 卸载目录中应只有第 `2` 条消息的文件
+
+  @CTX-093
+  Scenario: 写入卸载文件失败时记录原实现措辞的 warning，并带上原实现的保存错误信息
+    Given 一个每字符计 1 token 的计数器与一个空的会话 offload 目录
+    And ContextManager 参数为 `scanRatio=1` 与 `minChars=50`
+    And 历史消息为:
+      | role | text | repeat |
+      | tool | a    | 251    |
+      | user | 继续 | 1      |
+    And 当前 token 超过 offload 阈值
+    When 在实现进程只能写入 `250` 字节以内的文件时调用 `offloadIfNeeded(messages)`
+    Then `offloadedCount` 应为 `0`
+    And 应只记录一条 warning，以 "Failed to offload tool message, skipping message" 开头并包含 "Failed to save offloaded content:"
 
   @CTX-062
   Scenario: 一次卸载 40 条 tool 消息不泄漏文件描述符

@@ -1,16 +1,18 @@
 @context @seed-000 @beyond-seed
 Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普通文件
   Restoring offloaded content reads only a small regular file of the offload directory: reached without
-  following a link (even one swapped in after the check), with one link, on the directory's device, at
-  most SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES bytes (default 1 MiB), opened without blocking; any other
+  following a link (even one swapped in after the check, for the file or a directory on its way), with one
+  link, on the directory's device, at most SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES bytes (default 1 MiB; never more
+  is read, even from a file that grows after its size was checked), opened without blocking; any other
   reference keeps its text and a warning names it, and a NUL or a lone surrogate in a path never fails
   compaction. A file in a subdirectory of `offloaded/` restores like any other, a skipped reference never
   stops the restore of the messages after it, and restoring leaves no file descriptor open.
 
   卸载目录里可能出现 agent 没写过的东西，也可能有另一个进程在恢复的同时改动它。恢复只读取这样的文件：
-  位于卸载目录内、打开时不经过任何符号链接（检查之后才被换成链接的也不行）、是普通文件、与卸载目录在同一
-  设备上、只有一个链接（硬链接可以指向任何地方的文件）、不超过 `SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES` 字节
-  （使用时读取；未设置或不是正整数时为 1048576，即 1 MiB）。打开文件不得阻塞：命名管道不能让压缩永远挂起。
+  位于卸载目录内、打开时不经过任何符号链接（检查之后才被换成链接的也不行，无论换的是文件本身还是路径上的
+  目录）、是普通文件、与卸载目录在同一设备上、只有一个链接（硬链接可以指向任何地方的文件）、不超过
+  `SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES` 字节（使用时读取；未设置或不是正整数时为 1048576，即 1 MiB；检查
+  大小之后文件被另一个进程写长，也不会读入超过上限的内容）。打开文件不得阻塞：命名管道不能让压缩永远挂起。
   不满足这些条件的引用保持 `Tool result is at: <path>` 原文，并记录一条指明该引用路径的 warning；只有文件
   不存在时才按种子替换为 `[Content unavailable: <path>]`。路径中的 NUL 字符（写作 `\0`）不能让压缩失败。
   `{offloaded}` 表示 `<会话目录>/offloaded`，`{outside}` 表示会话目录旁的一个目录；每次压缩最多等待 10 秒，
@@ -41,6 +43,7 @@ Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普�
       | 路径中含 NUL 字符、无法打开的名字     | bad\0name.txt  |
       | 路径中含孤立代理字元、无法编码的名字 | bad\ud800name.txt |
       | 一个命名管道（FIFO）下的路径          | pipe/inner.txt |
+      | 一个 Unix 域套接字，打开时无此设备    | socket         |
 
   @CTX-076
   Scenario: 卸载目录本身是命名管道（FIFO）时压缩不会挂起，像原实现一样因列不出卸载文件而失败并保留原历史
@@ -102,6 +105,21 @@ Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普�
     When 执行压缩前的引用恢复 5000 次
     Then 任何一次恢复的结果中都不应出现目录外的内容
     And 每一次第 `3` 条消息都应为 "目录内的工具输出" 或保持引用原文
+
+  @CTX-094
+  Scenario: 卸载文件在检查大小之后被另一个进程写长时，恢复读到的内容也不超过上限
+    Given 环境变量 `SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES` 为 "100"
+    And 一段 10 条消息的历史，第 `3` 条 tool 消息引用 `{offloaded}/grow.txt`
+    And 另一个进程不停地把 `{offloaded}/grow.txt` 截短为 94 字节、再写长到 200 字节
+    When 执行压缩前的引用恢复 20000 次
+    Then 任何一次恢复的第 `3` 条消息都应为不超过 100 字节的文件内容或保持引用原文
+
+  @CTX-095
+  Scenario: 另一个进程反复把卸载文件所在的子目录换成指向目录外的符号链接时，恢复永远读不到目录外的内容
+    Given 一段 10 条消息的历史，第 `3` 条 tool 消息引用 `{offloaded}/nested/result.txt`
+    And 另一个进程不停地把含该文件的目录 `{offloaded}/nested` 换成指向 `{outside}` 的符号链接，后者中同一相对路径上有内容为目录外机密的文件
+    When 执行压缩前的引用恢复 20000 次
+    Then 任何一次恢复的结果中都不应出现目录外的内容
 
   @CTX-058
   Scenario: 卸载目录的子目录中的卸载文件照常恢复
