@@ -440,3 +440,71 @@ def fast_then_index_empty_usage(ses_world: SesWorld, model: str) -> None:
         f"clear() should reset the usage the index holds, whose model another object of the session set, "
         f"to {expected!r}; got {usage!r}"
     )
+
+
+@when("a 追加 1 条消息，紧接着再一次追加 3 条消息")
+def fast_when_a_appends_then_batch(ses_world: SesWorld) -> None:
+    a, _ = ses_world.snapshot["pair"]
+    a.append_message(_text_message("user", "a 的第 1 条"))
+    batch = [_text_message("assistant" if n % 2 else "user", f"a 一次追加的第 {n} 条") for n in (1, 2, 3)]
+    a.append_message(batch)
+
+
+@when(
+    parsers.parse(
+        "另一个读者只读到了其中第一条：索引中该会话条目的 messageCount 为 {count:d}，"
+        "historySize 为第 {line:d} 行之后的位置"
+    )
+)
+def fast_when_reader_counted_part(ses_world: SesWorld, count: int, line: int) -> None:
+    path = _history_of(ses_world)
+    data = path.read_bytes()
+    offset = 0
+    for _ in range(line):
+        offset = data.index(b"\n", offset) + 1
+    assert offset < len(data), "setting up: the history should go on after that line"
+    index = _read_index(ses_world.sessions_dir)
+    for entry in index["sessions"]:
+        if entry.get("id") == ses_world.snapshot["session_id"]:
+            entry.update(messageCount=count, historySize=offset, historyInode=os.stat(path).st_ino)
+    _write_index(ses_world, index)
+
+
+@when("会话随后再追加 1 条消息")
+def fast_when_append_one_more(ses_world: SesWorld) -> None:
+    ses_world.session.append_message(_text_message("user", "随后追加的一条"))
+
+
+@given("另一个程序在历史文件末尾写入一行不是 JSON 的内容与一条消息，索引未随之更新")
+def fast_given_corrupt_line_and_message(ses_world: SesWorld) -> None:
+    path = _history_of(ses_world)
+    index_before = (ses_world.sessions_dir / "sessions.json").read_bytes()
+    message = json.dumps(_text_message("assistant", "损坏的行之后的一条"), ensure_ascii=False)
+    with path.open("ab") as handle:
+        handle.write(f'{{"role": "user", "content": 写到一半\n{message}\n'.encode())
+    assert (ses_world.sessions_dir / "sessions.json").read_bytes() == index_before
+
+
+@then(
+    parsers.parse(
+        "`Session.list()` 与 `Session.find()` 给出的 messageCount 都应为 {count:d}，且都不记录 warning"
+    )
+)
+def fast_then_counted_quietly(
+    synapse: Implementation, ses_world: SesWorld, caplog: pytest.LogCaptureFixture, count: int
+) -> None:
+    session_id = ses_world.snapshot["session_id"]
+    caplog.clear()
+    listed = [e for e in synapse.list_sessions(ses_world.sessions_dir) if e.get("id") == session_id]
+    found = synapse.find_session(session_id, ses_world.sessions_dir)
+    counts = {
+        "Session.list()": listed[0].get("messageCount") if listed else None,
+        "Session.find()": found.message_count if found is not None else None,
+    }
+    assert counts == {"Session.list()": count, "Session.find()": count}, (
+        f"the history holds {count} messages; listing and resuming should say so, got {counts}"
+    )
+    warnings = [r.getMessage() for r in _synapse_warnings(caplog)]
+    assert not warnings, (
+        f"counting the lines to list or resume is no load and should log nothing, got {warnings}"
+    )
