@@ -374,8 +374,10 @@ def ses_then_error_with_cause(ses_world: SesWorld) -> None:
     error = ses_world.error
     assert error is not None, "rewriteHistory should raise when the new history cannot be written"
     text = str(error)
-    assert "Failed to rewrite session history" in text, (
-        f"the error should say 'Failed to rewrite session history', got {text!r}"
+    # The original's words (session-persistence.ts): `Failed to rewrite session history: ${message}`.
+    assert text.startswith("Failed to rewrite session history: "), (
+        f"the error should begin as the original's does, 'Failed to rewrite session history: ' and the "
+        f"cause, got {text!r}"
     )
     # The cause as any runtime names it: the C library's text ("File too large") or the errno name.
     causes = (os.strerror(errno.EFBIG).lower(), "efbig")

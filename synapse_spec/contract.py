@@ -496,8 +496,9 @@ class Session(Protocol):
         ...
 
     def rewrite_history(self, messages: list[Message]) -> None:
-        """Atomic: on failure raises an error whose message contains ``Failed to rewrite session history``
-        and the cause, leaves the old file byte-identical and leaves no temporary file behind."""
+        """Atomic: on failure raises an error whose message is the original's, ``Failed to rewrite session
+        history: `` followed by the cause, leaves the old file byte-identical and leaves no temporary file
+        behind."""
         ...
 
     def clear(self, *, reset_usage: bool = True) -> None:
