@@ -2646,6 +2646,33 @@ def ses_given_usage_json(ses_world: SesWorld, docstring: str) -> None:
     ses_world.usage = json.loads(docstring)  # NaN and Infinity as JavaScript would hand them over
 
 
+@given(parsers.parse("usage 记录为下面的 JSON，但 `{field}` 为 2 的 {power:d} 次方"))
+def ses_given_usage_with_power(ses_world: SesWorld, docstring: str, field: str, power: int) -> None:
+    ses_world.usage = {**json.loads(docstring), field: 2**power}
+
+
+@then(parsers.parse("应记录一条指明 `{field}` 并给出其位数 {bits:d} 的 warning"))
+def ses_then_warned_size(caplog: pytest.LogCaptureFixture, field: str, bits: int) -> None:
+    warnings = [probes.logged_text(r) for r in _synapse_warnings(caplog)]
+    assert any(field in warning and str(bits) in warning for warning in warnings), (
+        f"a warning should name {field} and say how large it is ({bits} bits), got {warnings!r}"
+    )
+
+
+@then("每条 warning 都应给出该字段的值")
+def ses_then_warnings_show_values(ses_world: SesWorld, caplog: pytest.LogCaptureFixture) -> None:
+    usage = ses_world.usage or {}
+    warnings = [probes.logged_text(r).lower() for r in _synapse_warnings(caplog)]
+    for field, value in usage.items():
+        named = [warning for warning in warnings if field.lower() in warning]
+        if not named or not isinstance(value, (bool, str)):
+            continue
+        shown = json.dumps(value).strip('"').lower()  # true, or the string's characters
+        assert any(shown in warning for warning in named), (
+            f"the warning about {field} should show its value {shown}, got {named!r}"
+        )
+
+
 @then(parsers.parse("应为 {fields} 各记录一条指明该字段的 warning"))
 def ses_then_warned_per_field(caplog: pytest.LogCaptureFixture, fields: str) -> None:
     names = [name.strip("` ") for name in re.split(r"[、与]", fields)]
