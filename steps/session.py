@@ -2663,13 +2663,13 @@ def ses_then_warned_size(caplog: pytest.LogCaptureFixture, field: str, bits: int
 def ses_then_warnings_show_values(ses_world: SesWorld, caplog: pytest.LogCaptureFixture) -> None:
     usage = ses_world.usage or {}
     warnings = [probes.logged_text(r).lower() for r in _synapse_warnings(caplog)]
-    for field, value in usage.items():
-        named = [warning for warning in warnings if field.lower() in warning]
+    for key, value in usage.items():
+        named = [warning for warning in warnings if key.lower() in warning]
         if not named or not isinstance(value, (bool, str)):
             continue
         shown = json.dumps(value).strip('"').lower()  # true, or the string's characters
         assert any(shown in warning for warning in named), (
-            f"the warning about {field} should show its value {shown}, got {named!r}"
+            f"the warning about {key} should show its value {shown}, got {named!r}"
         )
 
 
