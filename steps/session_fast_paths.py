@@ -508,3 +508,41 @@ def fast_then_counted_quietly(
     assert not warnings, (
         f"counting the lines to list or resume is no load and should log nothing, got {warnings}"
     )
+
+
+@then("该文件若被清除，应记录一条指明其路径的 warning")
+def fast_then_removal_warned(ses_world: SesWorld, caplog: pytest.LogCaptureFixture) -> None:
+    path: Path = ses_world.snapshot["foreign"]
+    named = [r.getMessage() for r in _synapse_warnings(caplog) if str(path) in r.getMessage()]
+    if path.exists():
+        assert not named, f"{path.name} was kept; no warning should say it was removed, got {named!r}"
+    else:
+        assert named, f"removing {path} (left by an interrupted write) should log a warning naming it"
+
+
+@given(
+    parsers.parse(
+        "会话目录中有 {count:d} 个两小时前的目录 {prefix}<n> 与一个两小时前的文件 {name}"
+    )
+)
+def fast_given_stale_dirs(ses_world: SesWorld, count: int, prefix: str, name: str) -> None:
+    then = time.time() - 2 * 3600
+    directories = [ses_world.sessions_dir / f"{prefix}{n}" for n in range(count)]
+    for directory in directories:
+        directory.mkdir()
+        os.utime(directory, (then, then))
+    stale = ses_world.sessions_dir / name
+    stale.write_text("另一个工具被中断的写入", encoding="utf-8")
+    os.utime(stale, (then, then))
+    ses_world.snapshot.update(stale_dirs=directories, stale_file=stale)
+
+
+@then(parsers.parse("这 {count:d} 个目录都应还在，文件 {name} 应已被清除"))
+def fast_then_stale_dirs(ses_world: SesWorld, count: int, name: str) -> None:
+    directories: list[Path] = ses_world.snapshot["stale_dirs"]
+    assert len(directories) == count and all(d.is_dir() for d in directories), (
+        "another program's directories are no temporary files and should stay"
+    )
+    assert not ses_world.snapshot["stale_file"].exists(), (
+        f"{name} is a temporary file over an hour old and should be removed, whatever else could not be"
+    )

@@ -69,6 +69,7 @@ Feature: 历史与索引的快速路径与常规路径结果一致（超出种�
     Given 会话目录中有一个<age>的文件 <name>
     When 创建一个新会话
     Then 该文件是否还在且内容不变: <kept>
+    And 该文件若被清除，应记录一条指明其路径的 warning
 
     Examples:
       | case                           | name                                    | age         | kept |
@@ -211,3 +212,12 @@ Feature: 历史与索引的快速路径与常规路径结果一致（超出种�
     And 另一个程序在历史文件末尾写入一行不是 JSON 的内容与一条消息，索引未随之更新
     Then `Session.list()` 与 `Session.find()` 给出的 messageCount 都应为 3，且都不记录 warning
     And `session.loadHistory()` 应返回 3 条消息，并为其余的行记录 warning
+
+  @SES-129
+  Scenario: 无法清除的旧临时文件不妨碍清除其余的旧临时文件
+    A stale name that cannot be removed (here a directory of another program, named like an index's
+    temporary file) is skipped: every other stale temporary file is still removed, whatever the order the
+    directory lists them in.
+    Given 会话目录中有 20 个两小时前的目录 sessions.json.tmp-dir-<n> 与一个两小时前的文件 sessions.json.tmp-old
+    When 创建一个新会话
+    Then 这 20 个目录都应还在，文件 sessions.json.tmp-old 应已被清除
