@@ -520,11 +520,7 @@ def fast_then_removal_warned(ses_world: SesWorld, caplog: pytest.LogCaptureFixtu
         assert named, f"removing {path} (left by an interrupted write) should log a warning naming it"
 
 
-@given(
-    parsers.parse(
-        "会话目录中有 {count:d} 个两小时前的目录 {prefix}<n> 与一个两小时前的文件 {name}"
-    )
-)
+@given(parsers.parse("会话目录中有 {count:d} 个两小时前的目录 {prefix}<n> 与一个两小时前的文件 {name}"))
 def fast_given_stale_dirs(ses_world: SesWorld, count: int, prefix: str, name: str) -> None:
     then = time.time() - 2 * 3600
     directories = [ses_world.sessions_dir / f"{prefix}{n}" for n in range(count)]
