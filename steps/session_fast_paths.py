@@ -542,3 +542,33 @@ def fast_then_stale_dirs(ses_world: SesWorld, count: int, name: str) -> None:
     assert not ses_world.snapshot["stale_file"].exists(), (
         f"{name} is a temporary file over an hour old and should be removed, whatever else could not be"
     )
+
+
+LONG_HISTORY_CAP = 16 << 20
+"""Longest message the long-history steps write."""
+
+
+@given("会话已有 3 条长消息")
+def fast_given_three_long(synapse: Implementation, ses_world: SesWorld) -> None:
+    session = synapse.create_session(ses_world.sessions_dir, model=SONNET)
+    session.append_message(_long_message("user", 1 << 20, 1))
+    # The later messages outgrow the file's inode number (where the file system allows), so that an
+    # offset and an inode mistaken for each other cannot give the same answer.
+    size = min(max(1 << 20, os.stat(session.history_path).st_ino), LONG_HISTORY_CAP)
+    session.append_message([_long_message("assistant", size, 2), _long_message("user", size, 3)])
+    session.update_usage(dict.fromkeys(ROUND_KEYS, 0))  # an index update: the entry counts all three
+    ses_world.session = session
+    ses_world.snapshot["session_id"] = session.id
+
+
+@given("另一个程序就地把历史文件截短为只有前 2 条消息，文件还是原来那个，索引未随之更新")
+def fast_given_truncated_in_place(ses_world: SesWorld) -> None:
+    path = _history_of(ses_world)
+    index_before = (ses_world.sessions_dir / "sessions.json").read_bytes()
+    inode = os.stat(path).st_ino
+    data = path.read_bytes()
+    second_end = data.index(b"\n", data.index(b"\n") + 1) + 1
+    with path.open("r+b") as handle:  # as an editor saving over the file in place
+        handle.truncate(second_end)
+    assert os.stat(path).st_ino == inode and len(_history_messages(path)) == 2
+    assert (ses_world.sessions_dir / "sessions.json").read_bytes() == index_before

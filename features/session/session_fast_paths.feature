@@ -221,3 +221,11 @@ Feature: 历史与索引的快速路径与常规路径结果一致（超出种�
     Given 会话目录中有 20 个两小时前的目录 sessions.json.tmp-dir-<n> 与一个两小时前的文件 sessions.json.tmp-old
     When 创建一个新会话
     Then 这 20 个目录都应还在，文件 sessions.json.tmp-old 应已被清除
+
+  @SES-130
+  Scenario: 另一个程序就地截短历史文件（同一个文件）后，恢复与列出会话时按截短后的文件计数
+    An editor that saves over the file in place keeps its inode: a history that became shorter than the
+    offset its entry was counted up to is counted again from the start.
+    Given 会话已有 3 条长消息
+    And 另一个程序就地把历史文件截短为只有前 2 条消息，文件还是原来那个，索引未随之更新
+    Then 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 2
