@@ -30,6 +30,7 @@ from steps.session import (
     _text_message,
     _write_index,
 )
+from synapse_spec import probes
 from synapse_spec.contract import Implementation
 
 ORIGINAL_ENTRY_KEYS = ("id", "createdAt", "updatedAt", "messageCount", "title", "cwd", "usage")
@@ -572,3 +573,27 @@ def fast_given_truncated_in_place(ses_world: SesWorld) -> None:
         handle.truncate(second_end)
     assert os.stat(path).st_ino == inode and len(_history_messages(path)) == 2
     assert (ses_world.sessions_dir / "sessions.json").read_bytes() == index_before
+
+
+@when(parsers.parse("在实现进程可写的文件大小上限只比历史文件多 {room:d} 字节时追加一条约 2 KiB 的消息"))
+def fast_when_append_disk_full(synapse: Implementation, ses_world: SesWorld, room: int) -> None:
+    path = _history_of(ses_world)
+    before = path.read_bytes()
+    ses_world.snapshot["history_before_append"] = before
+    ses_world.error = None
+    with probes.resource_limit(synapse, probes.RLIMIT_FSIZE, len(before) + room):
+        try:
+            ses_world.session.append_message(_long_message("assistant", 2 << 10, 3))
+        except Exception as exc:
+            ses_world.error = exc
+
+
+@then("追加应报错，历史文件应与追加前完全相同")
+def fast_then_append_failed_cleanly(ses_world: SesWorld) -> None:
+    assert ses_world.error is not None, "an append the disk has no room for should raise"
+    after = _history_of(ses_world).read_bytes()
+    before: bytes = ses_world.snapshot["history_before_append"]
+    assert after == before, (
+        f"a failed append should leave the history as it was ({len(before)} bytes), got {len(after)} bytes "
+        f"ending {after[-80:]!r}"
+    )

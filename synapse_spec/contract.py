@@ -488,7 +488,10 @@ class Session(Protocol):
     @property
     def message_count(self) -> int: ...
 
-    def append_message(self, message_or_list: Message | list[Message]) -> None: ...
+    def append_message(self, message_or_list: Message | list[Message]) -> None:
+        """Appends each message as one line; a write that fails part way raises and leaves the history as
+        it was."""
+        ...
 
     def load_history(self) -> list[Message]:
         """Every line that holds a message, in order: a JSON object with a string ``role`` whose

@@ -229,3 +229,15 @@ Feature: 历史与索引的快速路径与常规路径结果一致（超出种�
     Given 会话已有 3 条长消息
     And 另一个程序就地把历史文件截短为只有前 2 条消息，文件还是原来那个，索引未随之更新
     Then 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 2
+
+  @SES-131
+  Scenario: 追加消息时磁盘写满，追加报错且历史文件保持原样，之后的追加照常成行
+    A write that fails part way (here the file may grow by only 100 more bytes, the plain I/O error a full
+    disk gives) must not leave the start of a line behind: the history stays as it was, and the next append
+    after space is freed writes whole lines.
+    Given 会话已有 2 条消息
+    When 在实现进程可写的文件大小上限只比历史文件多 100 字节时追加一条约 2 KiB 的消息
+    Then 追加应报错，历史文件应与追加前完全相同
+    When 会话随后再追加 1 条消息
+    Then 历史文件应恰有 3 行，每行是一条消息
+    And 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 3
