@@ -104,6 +104,14 @@ def del_given_undeletable(ses_world: SesWorld, request: pytest.FixtureRequest, f
     ses_world.snapshot.update(undeletable=ses_world.sessions_dir / relative, undeletable_stack=stack)
 
 
+@given("会话目录不再接受新的文件，`sessions.json` 因而无法被替换")
+def del_given_index_frozen(ses_world: SesWorld, request: pytest.FixtureRequest) -> None:
+    stack = contextlib.ExitStack()
+    request.addfinalizer(stack.close)
+    stack.enter_context(probes.no_new_entries(ses_world.sessions_dir))
+    ses_world.snapshot.update(undeletable=ses_world.sessions_dir / "sessions.json", undeletable_stack=stack)
+
+
 @given(parsers.parse("索引中另有 {count:d} 个没有文件的会话条目"))
 def del_given_many_entries(ses_world: SesWorld, count: int) -> None:
     index = _read_index(ses_world.sessions_dir)

@@ -168,3 +168,17 @@ Feature: 删除会话
     Then 删除结果应为 True
     And 会话 a 的历史文件、会话目录与索引条目都应不复存在，`Session.find()` 找不到它
     And 会话 b 的文件与索引条目应与删除前完全相同
+
+  @SES-132
+  Scenario: `sessions.json` 无法改写时删除会话报错并指明它，会话的文件与条目都不动
+    The entry goes first; when the index cannot be rewritten (here the sessions directory takes no new
+    file, so no new index can replace the old one) nothing else is touched, and the session stays whole.
+    Given 会话 a 与会话 b 各有 2 条消息和一个卸载文件
+    And 会话目录不再接受新的文件，`sessions.json` 因而无法被替换
+    When 按 id 删除会话 a
+    Then 应抛出消息含 "Failed to delete session" 与该文件路径的错误
+    And 会话目录中原有的每个文件都应还在且内容不变
+    When 该文件恢复可删除后再按 id 删除会话 a
+    Then 删除结果应为 True
+    And 会话 a 的历史文件、会话目录与索引条目都应不复存在，`Session.find()` 找不到它
+    And 会话 b 的文件与索引条目应与删除前完全相同
