@@ -374,8 +374,10 @@ def ses_then_error_with_cause(ses_world: SesWorld) -> None:
     error = ses_world.error
     assert error is not None, "rewriteHistory should raise when the new history cannot be written"
     text = str(error)
-    assert "Failed to rewrite session history" in text, (
-        f"the error should say 'Failed to rewrite session history', got {text!r}"
+    # The original's words (session-persistence.ts): `Failed to rewrite session history: ${message}`.
+    assert text.startswith("Failed to rewrite session history: "), (
+        f"the error should begin as the original's does, 'Failed to rewrite session history: ' and the "
+        f"cause, got {text!r}"
     )
     # The cause as any runtime names it: the C library's text ("File too large") or the errno name.
     causes = (os.strerror(errno.EFBIG).lower(), "efbig")
@@ -2642,6 +2644,33 @@ def ses_then_cost_shown(synapse: Implementation, ses_world: SesWorld, shown: str
 @given("usage 记录为")
 def ses_given_usage_json(ses_world: SesWorld, docstring: str) -> None:
     ses_world.usage = json.loads(docstring)  # NaN and Infinity as JavaScript would hand them over
+
+
+@given(parsers.parse("usage 记录为下面的 JSON，但 `{field}` 为 2 的 {power:d} 次方"))
+def ses_given_usage_with_power(ses_world: SesWorld, docstring: str, field: str, power: int) -> None:
+    ses_world.usage = {**json.loads(docstring), field: 2**power}
+
+
+@then(parsers.parse("应记录一条指明 `{field}` 并给出其位数 {bits:d} 的 warning"))
+def ses_then_warned_size(caplog: pytest.LogCaptureFixture, field: str, bits: int) -> None:
+    warnings = [probes.logged_text(r) for r in _synapse_warnings(caplog)]
+    assert any(field in warning and str(bits) in warning for warning in warnings), (
+        f"a warning should name {field} and say how large it is ({bits} bits), got {warnings!r}"
+    )
+
+
+@then("每条 warning 都应给出该字段的值")
+def ses_then_warnings_show_values(ses_world: SesWorld, caplog: pytest.LogCaptureFixture) -> None:
+    usage = ses_world.usage or {}
+    warnings = [probes.logged_text(r).lower() for r in _synapse_warnings(caplog)]
+    for key, value in usage.items():
+        named = [warning for warning in warnings if key.lower() in warning]
+        if not key.startswith("total") or not named or not isinstance(value, (bool, str)):
+            continue
+        shown = json.dumps(value).strip('"').lower()  # true, or the string's characters
+        assert any(shown in warning for warning in named), (
+            f"the warning about {key} should show its value {shown}, got {named!r}"
+        )
 
 
 @then(parsers.parse("应为 {fields} 各记录一条指明该字段的 warning"))

@@ -7,7 +7,9 @@ the replies of ``find_session``, ``list_sessions`` and ``continue_session``.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +104,14 @@ def del_given_undeletable(ses_world: SesWorld, request: pytest.FixtureRequest, f
     ses_world.snapshot.update(undeletable=ses_world.sessions_dir / relative, undeletable_stack=stack)
 
 
+@given("会话目录不再接受新的文件，`sessions.json` 因而无法被替换")
+def del_given_index_frozen(ses_world: SesWorld, request: pytest.FixtureRequest) -> None:
+    stack = contextlib.ExitStack()
+    request.addfinalizer(stack.close)
+    stack.enter_context(probes.no_new_entries(ses_world.sessions_dir))
+    ses_world.snapshot.update(undeletable=ses_world.sessions_dir / "sessions.json", undeletable_stack=stack)
+
+
 @given(parsers.parse("索引中另有 {count:d} 个没有文件的会话条目"))
 def del_given_many_entries(ses_world: SesWorld, count: int) -> None:
     index = _read_index(ses_world.sessions_dir)
@@ -188,6 +198,26 @@ def del_when_delete_newest(synapse: Implementation, ses_world: SesWorld) -> None
 def del_when_object_delete(synapse: Implementation, ses_world: SesWorld) -> None:
     probes.uses_capability(synapse, DELETE)
     ses_world.session.delete()
+
+
+@when("在实现进程可写的文件大小上限比当前索引小 1 字节时按 id 删除会话 a")
+def del_when_delete_a_index_too_big(synapse: Implementation, ses_world: SesWorld) -> None:
+    limit = (ses_world.sessions_dir / "sessions.json").stat().st_size - 1
+    with probes.resource_limit(synapse, probes.RLIMIT_FSIZE, limit):
+        _delete(synapse, ses_world, ses_world.snapshot["ids"]["a"])
+
+
+@then("会话 a 若已不在索引中，错误消息应说明其索引条目无法放回的原因")
+def del_then_error_says_entry_lost(synapse: Implementation, ses_world: SesWorld) -> None:
+    session_id = ses_world.snapshot["ids"]["a"]
+    if synapse.find_session(session_id, ses_world.sessions_dir) is not None:
+        return  # put back: the session stays listed, as when only the file failed
+    text = str(ses_world.error).lower()
+    causes = (os.strerror(errno.EFBIG).lower(), "efbig")
+    assert any(cause in text for cause in causes), (
+        f"session {session_id} is no longer listed; the error should say its entry could not be put back "
+        f"and why ({' or '.join(causes)}), got {text!r}"
+    )
 
 
 @when("该文件恢复可删除后再按 id 删除会话 a")
@@ -302,6 +332,16 @@ def del_then_error_names_file(ses_world: SesWorld, text: str) -> None:
     assert text in str(error) and path in str(error), (
         f"the error should say {text!r} and name the file that could not be removed ({path}), "
         f"got {type(error).__name__}: {error}"
+    )
+
+
+@then("错误消息应说明该文件无法删除的原因")
+def del_then_error_gives_reason(ses_world: SesWorld) -> None:
+    text = str(ses_world.error).lower()
+    # An immutable file refuses with EPERM, a mount point with EBUSY: the C library's text or the errno name.
+    reasons = [os.strerror(code).lower() for code in (errno.EPERM, errno.EBUSY)] + ["eperm", "ebusy"]
+    assert any(reason in text for reason in reasons), (
+        f"the error should say why the file could not be removed ({' or '.join(reasons)}), got {text!r}"
     )
 
 

@@ -30,6 +30,7 @@ from steps.session import (
     _text_message,
     _write_index,
 )
+from synapse_spec import probes
 from synapse_spec.contract import Implementation
 
 ORIGINAL_ENTRY_KEYS = ("id", "createdAt", "updatedAt", "messageCount", "title", "cwd", "usage")
@@ -439,4 +440,160 @@ def fast_then_index_empty_usage(ses_world: SesWorld, model: str) -> None:
     assert usage == expected, (
         f"clear() should reset the usage the index holds, whose model another object of the session set, "
         f"to {expected!r}; got {usage!r}"
+    )
+
+
+@when("a 追加 1 条消息，紧接着再一次追加 3 条消息")
+def fast_when_a_appends_then_batch(ses_world: SesWorld) -> None:
+    a, _ = ses_world.snapshot["pair"]
+    a.append_message(_text_message("user", "a 的第 1 条"))
+    batch = [_text_message("assistant" if n % 2 else "user", f"a 一次追加的第 {n} 条") for n in (1, 2, 3)]
+    a.append_message(batch)
+
+
+@when(
+    parsers.parse(
+        "另一个读者只读到了其中第一条：索引中该会话条目的 messageCount 为 {count:d}，"
+        "historySize 为第 {line:d} 行之后的位置"
+    )
+)
+def fast_when_reader_counted_part(ses_world: SesWorld, count: int, line: int) -> None:
+    path = _history_of(ses_world)
+    data = path.read_bytes()
+    offset = 0
+    for _ in range(line):
+        offset = data.index(b"\n", offset) + 1
+    assert offset < len(data), "setting up: the history should go on after that line"
+    index = _read_index(ses_world.sessions_dir)
+    for entry in index["sessions"]:
+        if entry.get("id") == ses_world.snapshot["session_id"]:
+            entry.update(messageCount=count, historySize=offset, historyInode=os.stat(path).st_ino)
+    _write_index(ses_world, index)
+
+
+@when("会话随后再追加 1 条消息")
+def fast_when_append_one_more(ses_world: SesWorld) -> None:
+    ses_world.session.append_message(_text_message("user", "随后追加的一条"))
+
+
+@given("另一个程序在历史文件末尾写入一行不是 JSON 的内容与一条消息，索引未随之更新")
+def fast_given_corrupt_line_and_message(ses_world: SesWorld) -> None:
+    path = _history_of(ses_world)
+    index_before = (ses_world.sessions_dir / "sessions.json").read_bytes()
+    message = json.dumps(_text_message("assistant", "损坏的行之后的一条"), ensure_ascii=False)
+    with path.open("ab") as handle:
+        handle.write(f'{{"role": "user", "content": 写到一半\n{message}\n'.encode())
+    assert (ses_world.sessions_dir / "sessions.json").read_bytes() == index_before
+
+
+@then(
+    parsers.parse(
+        "`Session.list()` 与 `Session.find()` 给出的 messageCount 都应为 {count:d}，且都不记录 warning"
+    )
+)
+def fast_then_counted_quietly(
+    synapse: Implementation, ses_world: SesWorld, caplog: pytest.LogCaptureFixture, count: int
+) -> None:
+    session_id = ses_world.snapshot["session_id"]
+    caplog.clear()
+    listed = [e for e in synapse.list_sessions(ses_world.sessions_dir) if e.get("id") == session_id]
+    found = synapse.find_session(session_id, ses_world.sessions_dir)
+    counts = {
+        "Session.list()": listed[0].get("messageCount") if listed else None,
+        "Session.find()": found.message_count if found is not None else None,
+    }
+    assert counts == {"Session.list()": count, "Session.find()": count}, (
+        f"the history holds {count} messages; listing and resuming should say so, got {counts}"
+    )
+    warnings = [r.getMessage() for r in _synapse_warnings(caplog)]
+    assert not warnings, (
+        f"counting the lines to list or resume is no load and should log nothing, got {warnings}"
+    )
+
+
+@then("该文件若被清除，应记录一条指明其路径的 warning")
+def fast_then_removal_warned(ses_world: SesWorld, caplog: pytest.LogCaptureFixture) -> None:
+    path: Path = ses_world.snapshot["foreign"]
+    named = [r.getMessage() for r in _synapse_warnings(caplog) if str(path) in r.getMessage()]
+    if path.exists():
+        assert not named, f"{path.name} was kept; no warning should say it was removed, got {named!r}"
+    else:
+        assert named, f"removing {path} (left by an interrupted write) should log a warning naming it"
+
+
+@given(parsers.parse("会话目录中有 {count:d} 个两小时前的目录 {prefix}<n> 与一个两小时前的文件 {name}"))
+def fast_given_stale_dirs(ses_world: SesWorld, count: int, prefix: str, name: str) -> None:
+    then = time.time() - 2 * 3600
+    directories = [ses_world.sessions_dir / f"{prefix}{n}" for n in range(count)]
+    for directory in directories:
+        directory.mkdir()
+        os.utime(directory, (then, then))
+    stale = ses_world.sessions_dir / name
+    stale.write_text("另一个工具被中断的写入", encoding="utf-8")
+    os.utime(stale, (then, then))
+    ses_world.snapshot.update(stale_dirs=directories, stale_file=stale)
+
+
+@then(parsers.parse("这 {count:d} 个目录都应还在，文件 {name} 应已被清除"))
+def fast_then_stale_dirs(ses_world: SesWorld, count: int, name: str) -> None:
+    directories: list[Path] = ses_world.snapshot["stale_dirs"]
+    assert len(directories) == count and all(d.is_dir() for d in directories), (
+        "another program's directories are no temporary files and should stay"
+    )
+    assert not ses_world.snapshot["stale_file"].exists(), (
+        f"{name} is a temporary file over an hour old and should be removed, whatever else could not be"
+    )
+
+
+LONG_HISTORY_CAP = 16 << 20
+"""Longest message the long-history steps write."""
+
+
+@given("会话已有 3 条长消息")
+def fast_given_three_long(synapse: Implementation, ses_world: SesWorld) -> None:
+    session = synapse.create_session(ses_world.sessions_dir, model=SONNET)
+    session.append_message(_long_message("user", 1 << 20, 1))
+    # The later messages outgrow the file's inode number (where the file system allows), so that an
+    # offset and an inode mistaken for each other cannot give the same answer.
+    size = min(max(1 << 20, os.stat(session.history_path).st_ino), LONG_HISTORY_CAP)
+    session.append_message([_long_message("assistant", size, 2), _long_message("user", size, 3)])
+    session.update_usage(dict.fromkeys(ROUND_KEYS, 0))  # an index update: the entry counts all three
+    ses_world.session = session
+    ses_world.snapshot["session_id"] = session.id
+
+
+@given("另一个程序就地把历史文件截短为只有前 2 条消息，文件还是原来那个，索引未随之更新")
+def fast_given_truncated_in_place(ses_world: SesWorld) -> None:
+    path = _history_of(ses_world)
+    index_before = (ses_world.sessions_dir / "sessions.json").read_bytes()
+    inode = os.stat(path).st_ino
+    data = path.read_bytes()
+    second_end = data.index(b"\n", data.index(b"\n") + 1) + 1
+    with path.open("r+b") as handle:  # as an editor saving over the file in place
+        handle.truncate(second_end)
+    assert os.stat(path).st_ino == inode and len(_history_messages(path)) == 2
+    assert (ses_world.sessions_dir / "sessions.json").read_bytes() == index_before
+
+
+@when(parsers.parse("在实现进程可写的文件大小上限只比历史文件多 {room:d} 字节时追加一条约 2 KiB 的消息"))
+def fast_when_append_disk_full(synapse: Implementation, ses_world: SesWorld, room: int) -> None:
+    path = _history_of(ses_world)
+    before = path.read_bytes()
+    ses_world.snapshot["history_before_append"] = before
+    ses_world.error = None
+    with probes.resource_limit(synapse, probes.RLIMIT_FSIZE, len(before) + room):
+        try:
+            ses_world.session.append_message(_long_message("assistant", 2 << 10, 3))
+        except Exception as exc:
+            ses_world.error = exc
+
+
+@then("追加应报错，历史文件应与追加前完全相同")
+def fast_then_append_failed_cleanly(ses_world: SesWorld) -> None:
+    assert ses_world.error is not None, "an append the disk has no room for should raise"
+    after = _history_of(ses_world).read_bytes()
+    before: bytes = ses_world.snapshot["history_before_append"]
+    assert after == before, (
+        f"a failed append should leave the history as it was ({len(before)} bytes), got {len(after)} bytes "
+        f"ending {after[-80:]!r}"
     )

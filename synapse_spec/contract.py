@@ -488,7 +488,10 @@ class Session(Protocol):
     @property
     def message_count(self) -> int: ...
 
-    def append_message(self, message_or_list: Message | list[Message]) -> None: ...
+    def append_message(self, message_or_list: Message | list[Message]) -> None:
+        """Appends each message as one line; a write that fails part way raises and leaves the history as
+        it was."""
+        ...
 
     def load_history(self) -> list[Message]:
         """Every line that holds a message, in order: a JSON object with a string ``role`` whose
@@ -496,8 +499,9 @@ class Session(Protocol):
         ...
 
     def rewrite_history(self, messages: list[Message]) -> None:
-        """Atomic: on failure raises an error whose message contains ``Failed to rewrite session history``
-        and the cause, leaves the old file byte-identical and leaves no temporary file behind."""
+        """Atomic: on failure raises an error whose message is the original's, ``Failed to rewrite session
+        history: `` followed by the cause, leaves the old file byte-identical and leaves no temporary file
+        behind."""
         ...
 
     def clear(self, *, reset_usage: bool = True) -> None:

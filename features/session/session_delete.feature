@@ -63,6 +63,7 @@ Feature: 删除会话
     And 会话 a 的<file>无法被任何进程删除
     When 按 id 删除会话 a
     Then 应抛出消息含 "Failed to delete session" 与该文件路径的错误
+    And 错误消息应说明该文件无法删除的原因
     And 会话 a 的索引条目应与删除前相同，`Session.find()` 恢复的会话仍有 2 条消息
     And 会话 b 的文件与索引条目应与删除前完全相同
     When 该文件恢复可删除后再按 id 删除会话 a
@@ -149,6 +150,35 @@ Feature: 删除会话
     Given 会话 a 与会话 b 各有 2 条消息和一个卸载文件
     And 索引中会话 a 的条目又出现在最后，如同另一个工具把它又写了一遍
     When 按 id 删除会话 a
+    Then 删除结果应为 True
+    And 会话 a 的历史文件、会话目录与索引条目都应不复存在，`Session.find()` 找不到它
+    And 会话 b 的文件与索引条目应与删除前完全相同
+
+  @SES-127
+  Scenario: 文件无法删除而索引条目也放不回去时，错误说明两者，之后仍可再次删除
+    If the entry cannot be put back either (here the index, with the entry again, no longer fits what the
+    process may write), the session is no longer listed: the error must say so and why, for nothing is left
+    unlisted silently; deleting the id again removes what is left.
+    Given 会话 a 与会话 b 各有 2 条消息和一个卸载文件
+    And 会话 a 的卸载文件无法被任何进程删除
+    When 在实现进程可写的文件大小上限比当前索引小 1 字节时按 id 删除会话 a
+    Then 应抛出消息含 "Failed to delete session" 与该文件路径的错误
+    And 会话 a 若已不在索引中，错误消息应说明其索引条目无法放回的原因
+    When 该文件恢复可删除后再按 id 删除会话 a
+    Then 删除结果应为 True
+    And 会话 a 的历史文件、会话目录与索引条目都应不复存在，`Session.find()` 找不到它
+    And 会话 b 的文件与索引条目应与删除前完全相同
+
+  @SES-132
+  Scenario: `sessions.json` 无法改写时删除会话报错并指明它，会话的文件与条目都不动
+    The entry goes first; when the index cannot be rewritten (here the sessions directory takes no new
+    file, so no new index can replace the old one) nothing else is touched, and the session stays whole.
+    Given 会话 a 与会话 b 各有 2 条消息和一个卸载文件
+    And 会话目录不再接受新的文件，`sessions.json` 因而无法被替换
+    When 按 id 删除会话 a
+    Then 应抛出消息含 "Failed to delete session" 与该文件路径的错误
+    And 会话目录中原有的每个文件都应还在且内容不变
+    When 该文件恢复可删除后再按 id 删除会话 a
     Then 删除结果应为 True
     And 会话 a 的历史文件、会话目录与索引条目都应不复存在，`Session.find()` 找不到它
     And 会话 b 的文件与索引条目应与删除前完全相同

@@ -69,6 +69,7 @@ Feature: 历史与索引的快速路径与常规路径结果一致（超出种�
     Given 会话目录中有一个<age>的文件 <name>
     When 创建一个新会话
     Then 该文件是否还在且内容不变: <kept>
+    And 该文件若被清除，应记录一条指明其路径的 warning
 
     Examples:
       | case                           | name                                    | age         | kept |
@@ -178,4 +179,65 @@ Feature: 历史与索引的快速路径与常规路径结果一致（超出种�
     Given 一个刚创建、还没有消息的会话
     And 另一个程序把 3 条消息写成以 UTF-8 BOM 开头的历史文件，索引未随之更新
     Then `session.loadHistory()` 应返回 3 条消息，并为其余的行记录 warning
+    And 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 3
+
+  @SES-124
+  Scenario: 另一个读者只计到一个对象一次追加的消息中的第一条时，该对象更新索引后计数仍与历史文件一致
+    A reader may count the lines of an append while they are being written, and store the offset just past
+    the first of them. The object that appended them then counts only the rest: none twice, none missed.
+    Given 会话已有 2 条消息
+    When 通过 `Session.find()` 得到同一会话的两个对象 a 与 b
+    And a 追加 1 条消息，紧接着再一次追加 3 条消息
+    And 另一个读者只读到了其中第一条：索引中该会话条目的 messageCount 为 4，historySize 为第 4 行之后的位置
+    And a 记录一轮 inputOther 为 5 的 usage
+    Then a 与索引中该会话的 messageCount 都应为 6
+    And 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 6
+
+  @SES-125
+  Scenario: 历史文件末尾没有换行的完整消息被计入索引之后，再恢复、列出与追加时不重复计数
+    Given 会话已有 2 条消息
+    And 历史文件末尾又写入一行没有换行的 {"role": "assistant", "content": "第 3 条"}，索引未随之更新
+    When 会话随后记录一轮 usage
+    Then 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 3
+    When 会话随后再追加 1 条消息
+    Then 历史文件应恰有 4 行，每行是一条消息
+    And 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 4
+
+  @SES-126
+  Scenario: 列出与恢复会话时按历史文件计数，不为其中损坏的行记录 warning，只有加载历史时才记录
+    The original warns about a corrupted line when it loads the history ("Skipped corrupted JSONL line"),
+    and its listing reads no history at all: counting the lines of a history to list or resume a session
+    is no load, and logs nothing about them.
+    Given 会话已有 2 条消息
+    And 另一个程序在历史文件末尾写入一行不是 JSON 的内容与一条消息，索引未随之更新
+    Then `Session.list()` 与 `Session.find()` 给出的 messageCount 都应为 3，且都不记录 warning
+    And `session.loadHistory()` 应返回 3 条消息，并为其余的行记录 warning
+
+  @SES-129
+  Scenario: 无法清除的旧临时文件不妨碍清除其余的旧临时文件
+    A stale name that cannot be removed (here a directory of another program, named like an index's
+    temporary file) is skipped: every other stale temporary file is still removed, whatever the order the
+    directory lists them in.
+    Given 会话目录中有 20 个两小时前的目录 sessions.json.tmp-dir-<n> 与一个两小时前的文件 sessions.json.tmp-old
+    When 创建一个新会话
+    Then 这 20 个目录都应还在，文件 sessions.json.tmp-old 应已被清除
+
+  @SES-130
+  Scenario: 另一个程序就地截短历史文件（同一个文件）后，恢复与列出会话时按截短后的文件计数
+    An editor that saves over the file in place keeps its inode: a history that became shorter than the
+    offset its entry was counted up to is counted again from the start.
+    Given 会话已有 3 条长消息
+    And 另一个程序就地把历史文件截短为只有前 2 条消息，文件还是原来那个，索引未随之更新
+    Then 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 2
+
+  @SES-131
+  Scenario: 追加消息时磁盘写满，追加报错且历史文件保持原样，之后的追加照常成行
+    A write that fails part way (here the file may grow by only 100 more bytes, the plain I/O error a full
+    disk gives) must not leave the start of a line behind: the history stays as it was, and the next append
+    after space is freed writes whole lines.
+    Given 会话已有 2 条消息
+    When 在实现进程可写的文件大小上限只比历史文件多 100 字节时追加一条约 2 KiB 的消息
+    Then 追加应报错，历史文件应与追加前完全相同
+    When 会话随后再追加 1 条消息
+    Then 历史文件应恰有 3 行，每行是一条消息
     And 恢复的会话与 `Session.list()` 给出的 messageCount 都应为 3

@@ -154,6 +154,26 @@ Feature: 会话写入的崩溃安全、并发安全与异常数值（超出种�
       Token: N/A in / N/A out | Cache: 2,000 read / 100 write (N/A hit) | Cost: $0.50
       """
     And 应为 `totalInputOther` 与 `totalOutput` 各记录一条指明该字段的 warning
+    And 每条 warning 都应给出该字段的值
+
+  @SES-128
+  Scenario: 大到原版只能读作 Infinity 的 token 总数在 `/cost` 中显示为 N/A，warning 给出它有多少位而不是它的数字
+    A total of 10,000 bits (over 3,000 digits) is far beyond what a double holds: the original reads it as
+    Infinity, which is no finite count, so it is shown as N/A like one. The warning tells how large the
+    value is (its 10000 bits) instead of quoting its digits.
+    Given usage 记录为下面的 JSON，但 `totalOutput` 为 2 的 9999 次方
+      """
+      {"totalInputOther": 1000, "totalOutput": 0, "totalCacheRead": 2000, "totalCacheCreation": 100,
+       "model": "claude-sonnet-4-20250514",
+       "rounds": [{"inputOther": 1, "output": 1, "inputCacheRead": 0, "inputCacheCreation": 0}],
+       "totalCost": 0.5}
+      """
+    When 调用 `formatCostOutput(usage)`
+    Then 完整输出应为:
+      """
+      Token: 3,100 in / N/A out | Cache: 2,000 read / 100 write (65% hit) | Cost: $0.50
+      """
+    And 应记录一条指明 `totalOutput` 并给出其位数 10000 的 warning
 
   @SES-101
   Scenario Outline: 费用在定点表示的边界两侧与原版的 toFixed(2) 一样显示 — <case>
