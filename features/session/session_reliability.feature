@@ -157,10 +157,11 @@ Feature: 会话写入的崩溃安全、并发安全与异常数值（超出种�
     And 每条 warning 都应给出该字段的值
 
   @SES-128
-  Scenario: 大到原版只能读作 Infinity 的 token 总数在 `/cost` 中显示为 N/A，warning 给出它有多少位而不是它的数字
+  Scenario: 大到原版只能读作 Infinity 的 token 总数在 `/cost` 中显示为 N/A，warning 指明该字段而不照抄它的数字
     A total of 10,000 bits (over 3,000 digits) is far beyond what a double holds: the original reads it as
-    Infinity, which is no finite count, so it is shown as N/A like one. The warning tells how large the
-    value is (its 10000 bits) instead of quoting its digits.
+    Infinity, which is no finite count, so it is shown as N/A like one. The warning names the field and
+    says what is wrong with the value (how large it is, or that it reads as Infinity) instead of quoting its
+    digits.
     Given usage 记录为下面的 JSON，但 `totalOutput` 为 2 的 9999 次方
       """
       {"totalInputOther": 1000, "totalOutput": 0, "totalCacheRead": 2000, "totalCacheCreation": 100,
@@ -173,7 +174,7 @@ Feature: 会话写入的崩溃安全、并发安全与异常数值（超出种�
       """
       Token: 3,100 in / N/A out | Cache: 2,000 read / 100 write (65% hit) | Cost: $0.50
       """
-    And 应记录一条指明 `totalOutput` 并给出其位数 10000 的 warning
+    And 应记录一条指明 `totalOutput` 的 warning，warning 中没有该数字的前 20 位
 
   @SES-101
   Scenario Outline: 费用在定点表示的边界两侧与原版的 toFixed(2) 一样显示 — <case>
