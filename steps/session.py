@@ -2655,6 +2655,7 @@ def ses_given_usage_with_power(ses_world: SesWorld, docstring: str, field: str, 
 def ses_then_warned_without_digits(
     ses_world: SesWorld, caplog: pytest.LogCaptureFixture, field: str, digits: int
 ) -> None:
+    assert ses_world.usage is not None, "setting up: no usage record was given"
     leading = str(ses_world.usage[field])[:digits]
     warnings = [probes.logged_text(r) for r in _synapse_warnings(caplog)]
     assert any(field in warning for warning in warnings), f"a warning should name {field}, got {warnings!r}"
