@@ -2472,21 +2472,28 @@ def ctx_given_swapping_process(
     path, secret = ctx_state.expand(target), ctx_state.expand(outside)
     assert path == _ctx_subject_reference(ctx_state), "scenario data: the swapped file is the one referenced"
     Path(path).write_text(content, encoding="utf-8")
-    swapper = subprocess.Popen(
-        [sys.executable, "-c", CTX_SWAPPER, path, secret, content, str(os.getpid())],
+    _ctx_start_changer(request, CTX_SWAPPER, path, secret, content)
+    ctx_state.changing = lambda: os.path.islink(path)
+    ctx_state.files[path] = content
+
+
+def _ctx_start_changer(request: pytest.FixtureRequest, script: str, *args: str) -> None:
+    """Run one of the scripts above in a process of its own (it gets this process's id last, to stop when
+    it is gone) and kill it when the scenario ends."""
+    changer = subprocess.Popen(
+        [sys.executable, "-c", script, *args, str(os.getpid())],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
 
     def stop() -> None:
-        swapper.kill()
-        swapper.wait(timeout=30)
-        if swapper.stderr is not None:
-            swapper.stderr.close()
+        changer.kill()
+        changer.wait(timeout=30)
+        if changer.stderr is not None:
+            changer.stderr.close()
 
     request.addfinalizer(stop)
-    ctx_state.files[path] = content
 
 
 # Keeps the file `short` bytes long, then `long` bytes long, over and over (truncate, then write the rest
@@ -2516,20 +2523,7 @@ def ctx_given_growing_process(
     path = ctx_state.expand(target)
     assert path == _ctx_subject_reference(ctx_state), "scenario data: the changing file is the one referenced"
     Path(path).write_bytes(b"a" * int(short))
-    grower = subprocess.Popen(
-        [sys.executable, "-c", CTX_GROWER, path, short, long, str(os.getpid())],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-
-    def stop() -> None:
-        grower.kill()
-        grower.wait(timeout=30)
-        if grower.stderr is not None:
-            grower.stderr.close()
-
-    request.addfinalizer(stop)
+    _ctx_start_changer(request, CTX_GROWER, path, short, long)
     ctx_state.changing = lambda: os.path.getsize(path) == int(long)
     ctx_state.files[path] = "a" * int(short)
 
@@ -2588,20 +2582,7 @@ def ctx_given_dir_swapping_process(
     for path, text in ((subject, "目录内的工具输出"), (twin, CTX_SECRET)):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    swapper = subprocess.Popen(
-        [sys.executable, "-c", CTX_DIR_SWAPPER, str(directory), str(elsewhere), str(os.getpid())],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-
-    def stop() -> None:
-        swapper.kill()
-        swapper.wait(timeout=30)
-        if swapper.stderr is not None:
-            swapper.stderr.close()
-
-    request.addfinalizer(stop)
+    _ctx_start_changer(request, CTX_DIR_SWAPPER, str(directory), str(elsewhere))
     ctx_state.changing = lambda: directory.is_symlink()
     ctx_state.files[str(subject)] = "目录内的工具输出"
 
@@ -2622,9 +2603,9 @@ def ctx_when_restore_repeatedly(
 ) -> None:
     compactor = _ctx_compactor(ctx_state, synapse, recording_sleep)
     ctx_state.snapshot = copy.deepcopy(ctx_state.messages)
-    subject = _ctx_subject_reference(ctx_state)
     deadline = time.monotonic() + CTX_COMPACT_TIMEOUT
-    changing = ctx_state.changing or (lambda: os.path.islink(subject))
+    changing = ctx_state.changing
+    assert changing is not None, "scenario data: another process changes the referenced file"
     while not changing():  # wait until the other process is changing the file
         assert time.monotonic() < deadline, "setting up: the process changing the file did not start"
         time.sleep(0.001)

@@ -668,9 +668,8 @@ def importer_model_asked(importer_ctx: ImporterContext, count: int, first: str, 
 
 
 def _last_user_text(importer_ctx: ImporterContext, count: int) -> str:
-    calls = list(importer_ctx.llm.calls)
-    assert len(calls) == count, f"the model should be asked {count} time(s), was asked {len(calls)}"
-    messages = calls[-1].messages
+    importer_model_asked_times(importer_ctx, count)
+    messages = importer_ctx.llm.calls[-1].messages
     assert messages and messages[-1].get("role") == "user", "the request should end with the user"
     content = messages[-1].get("content")
     assert isinstance(content, list), f"a user message of content parts expected: {messages[-1]!r}"
