@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from synapse_ref.agent.tools import BashTool, ToolReturn
+from synapse_ref.js_text import trim
 
 logger = logging.getLogger("synapse.agent.bash")
 
@@ -190,7 +191,7 @@ def _outcome(command: str, run: CommandRun) -> ToolOutcome:
     if run.exit_code == 0:
         # Output of white space alone counts as none, as the original's ``!output.trim()`` has it (a
         # model API may also refuse a tool result that holds only white space).
-        return ToolOutcome(output=output if output.strip() else NO_OUTPUT)
+        return ToolOutcome(output=output if trim(output) else NO_OUTPUT)
     # Unlike the original, a failure without output is not called a success: its output stays empty.
     hint = HELP_HINT.format(command=command.split()[0])
     category = _failure_category(run.stderr)
@@ -215,7 +216,7 @@ class ShellTool:
 
     async def call(self, args: Mapping[str, Any]) -> ToolReturn:
         command = args.get("command")
-        if not isinstance(command, str) or not command.strip():
+        if not isinstance(command, str) or not trim(command):
             return _usage_error("Invalid parameters: Bash needs a non-empty string `command`")
         try:
             run = await run_command(command, self._cwd, grace=self._grace)

@@ -12,6 +12,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from synapse_ref.js_text import trim
+
 logger = logging.getLogger("synapse.agent.stop_hooks")
 
 STOP_HOOK_MARKER = "[StopHook]"
@@ -122,7 +124,7 @@ class StopHookExecutor:
             return final_response
         context = StopHookContext(session_id, cwd, messages, final_response, self.emit_progress)
         results = await self.registry.execute_all(context)
-        texts = [text for result in results if (text := result.get("message")) and text.strip()]
+        texts = [text for result in results if (text := result.get("message")) and trim(text)]
         if not texts:
             return final_response
         separator = "\n\n" if final_response else ""
@@ -130,7 +132,7 @@ class StopHookExecutor:
 
     async def emit_progress(self, message: str) -> None:
         """Show hook progress to the user; a failing display callback must not stop the hook."""
-        text = message.strip()
+        text = trim(message)
         if not text or self._on_message_part is None:
             return
         try:

@@ -31,6 +31,7 @@ from synapse_ref.context.offload_storage import OffloadStore
 from synapse_ref.context.records import CompactResult, Message
 from synapse_ref.context.settings import parse_env_positive_int
 from synapse_ref.context.token_counter import MessageTokenCache, TokenCounter, default_token_counter
+from synapse_ref.js_text import trim
 from synapse_ref.llm.ports import LLMClient
 
 COMPRESSED_HISTORY_PREFIX = "[Compressed History]\n\n"
@@ -71,10 +72,10 @@ def load_summary_prompt(target_tokens: int) -> str:
 
 def extract_offload_filepath(text: str) -> str | None:
     """The path of a ``Tool result is at: <path>`` reference, or None when ``text`` is not one."""
-    stripped = text.strip()
+    stripped = trim(text)
     if not stripped.startswith(OFFLOAD_REFERENCE_PREFIX):
         return None
-    path = stripped[len(OFFLOAD_REFERENCE_PREFIX) :].strip()
+    path = trim(stripped[len(OFFLOAD_REFERENCE_PREFIX) :])
     return path or None
 
 
@@ -173,7 +174,7 @@ class ContextCompactor:
     # -- summary -----------------------------------------------------------------------------------------
     def summary_client(self) -> SummaryClient:
         """The client, switched to the compaction model only when one is configured and differs."""
-        model = (self.model or "").strip()
+        model = trim(self.model or "")
         with_model = getattr(self.llm, "with_model", None)
         if model and model != self.llm.model_name and callable(with_model):
             client: SummaryClient = with_model(model)

@@ -8,20 +8,16 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-_INT_PREFIX = re.compile(r"\s*([+-]?\d+)")
-_FLOAT_PREFIX = re.compile(r"\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)")
+from synapse_ref.js_text import parse_float, parse_int, trim
 
 
 def parse_env_int(value: str | None, fallback: int) -> int:
     """Leading integer of ``value`` (like JavaScript's ``parseInt(v, 10)``), else ``fallback``."""
-    if value is None:
-        return fallback
-    match = _INT_PREFIX.match(value)
-    return int(match.group(1)) if match else fallback
+    parsed = None if value is None else parse_int(value)
+    return fallback if parsed is None else parsed
 
 
 def parse_env_positive_int(value: str | None, fallback: int) -> int:
@@ -31,19 +27,14 @@ def parse_env_positive_int(value: str | None, fallback: int) -> int:
 
 def parse_env_scan_ratio(value: str | None, fallback: float) -> float:
     """A ratio in ``(0, 1]``; anything else falls back."""
-    if value is None:
-        return fallback
-    match = _FLOAT_PREFIX.match(value)
-    if not match:
-        return fallback
-    ratio = float(match.group(1))
-    return ratio if math.isfinite(ratio) and 0 < ratio <= 1 else fallback
+    ratio = None if value is None else parse_float(value)
+    return ratio if ratio is not None and math.isfinite(ratio) and 0 < ratio <= 1 else fallback
 
 
 def parse_env_optional_string(value: str | None) -> str | None:
     if value is None:
         return None
-    stripped = value.strip()
+    stripped = trim(value)
     return stripped or None
 
 

@@ -136,7 +136,7 @@ def _max_tokens(env: Mapping[str, str], names: tuple[str, ...]) -> int:
     """The first of ``names`` holding a positive integer; anything else falls back to the default."""
     for name in names:
         value = env.get(name, "").strip()
-        if value.isdigit() and int(value) > 0:
+        if value.isascii() and value.isdigit() and int(value) > 0:
             return int(value)
     return DEFAULT_MAX_TOKENS
 

@@ -24,6 +24,7 @@ from synapse_ref.agent.tools import BashTool, ToolReturn
 from synapse_ref.context.orchestrator import ContextOrchestrator
 from synapse_ref.context.settings import ContextSettings
 from synapse_ref.context.token_counter import count_message_tokens, default_token_counter
+from synapse_ref.js_text import trim
 from synapse_ref.llm.scripted import Message, Reply, ScriptedLLM
 from synapse_ref.repl.commands import (
     HELP_COMMANDS,
@@ -370,16 +371,16 @@ class Repl:
 
         Switching sessions replaces this program's runner, so ``/resume``, ``/sessions`` and ``/delete``
         are answered here; every other command goes to the shared command handler."""
-        command, _, argument = line.strip().partition(" ")
+        command, _, argument = trim(line).partition(" ")
         command = command.lower()
         if command == "/resume":
-            self.say(self.resume(argument.strip() or None))
+            self.say(self.resume(trim(argument) or None))
             return True
         if command == "/sessions":
             self.say(self.list_sessions())
             return True
         if command == "/delete":
-            self.say(self.delete_session(argument.strip()))
+            self.say(self.delete_session(trim(argument)))
             return True
         if command == "/context":
             self.say(self.context_report())
@@ -425,7 +426,7 @@ class Repl:
         """Lines from a pipe or file, one command or message each, until end of input or ``/exit``."""
         while True:
             line = await asyncio.to_thread(lines.readline)
-            if not line or (line.strip() and not await self.handle(line.rstrip("\n"))):
+            if not line or (trim(line) and not await self.handle(line.rstrip("\n"))):
                 self.say("Goodbye.")
                 return
 
@@ -443,7 +444,7 @@ class Repl:
                 continue
             except EOFError:
                 break
-            if line.strip() and not await self.handle(line):
+            if trim(line) and not await self.handle(line):
                 break
         self.say("Goodbye.")
 

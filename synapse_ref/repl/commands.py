@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from synapse_ref.js_text import trim
 from synapse_ref.session.paths import synapse_home
 from synapse_ref.skills.skill_file import strip_wrapping_quotes
 
@@ -203,7 +204,7 @@ def tools_command(catalog: ToolCatalog) -> str:
 
 async def handle_command(line: str, context: ReplContext) -> CommandOutcome:
     """Run a slash command; any other input is not handled (it goes to the model)."""
-    text = line.strip()
+    text = trim(line)
     if not text.startswith("/"):
         return CommandOutcome(False)
     command = text.lower()

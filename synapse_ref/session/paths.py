@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from pathlib import Path
 
-_LEADING_INT = re.compile(r"\s*([+-]?[0-9]+)")
+from synapse_ref.js_text import parse_int
 
 
 def synapse_home() -> Path:
@@ -25,5 +24,5 @@ def env_int(name: str, default: int, env: Mapping[str, str] | None = None) -> in
     """An integer setting read at use, parsed like ``parseInt``: optional blanks and sign, then the
     leading digits; a value without them falls back to the default."""
     source = os.environ if env is None else env
-    match = _LEADING_INT.match(source.get(name, ""))
-    return int(match[1]) if match else default
+    parsed = parse_int(source.get(name, ""))
+    return default if parsed is None else parsed

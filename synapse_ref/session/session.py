@@ -55,6 +55,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from synapse_ref.js_text import trim
 from synapse_ref.session.index import Entry, SessionIndex, iso_timestamp
 from synapse_ref.session.paths import env_int
 from synapse_ref.session.persistence import (
@@ -126,7 +127,7 @@ def title_from(message: Mapping[str, Any]) -> str | None:
         )
     else:
         return None
-    text = text.strip()
+    text = trim(text)
     if not text:
         return None
     return text if len(text) <= TITLE_MAX_LENGTH else text[: TITLE_MAX_LENGTH - 3] + "..."

@@ -30,6 +30,8 @@ from typing import Any, Protocol
 import msgspec
 import orjson
 
+from synapse_ref.js_text import parse_int
+
 logger = logging.getLogger("synapse.skills.conversation_reader")
 
 CHARS_PER_TOKEN_ENV = "SYNAPSE_CHARS_PER_TOKEN"
@@ -44,7 +46,6 @@ _USER, _ASSISTANT, _TOOL, _RESULT = (
 
 _UTF8_MAX_BYTES = 4
 _READ_BLOCK = 1 << 20
-_LEADING_INT = re.compile(r"\s*([+-]?\d+)")
 
 
 # The records are msgspec structs rather than dataclasses: their constructor runs in C, which matters
@@ -121,14 +122,8 @@ class _TurnLike(Protocol):
 def env_positive_int(name: str, default: int) -> int:
     """Read an integer setting the way the original's ``parseInt`` does (``"2.9"`` is 2), but fall back
     to ``default`` for a missing, non-numeric or non-positive value instead of dividing by zero."""
-    raw = os.environ.get(name)
-    if raw is None:
-        return default
-    match = _LEADING_INT.match(raw)
-    if match is None:
-        return default
-    value = int(match.group(1))
-    return value if value > 0 else default
+    value = parse_int(os.environ.get(name, ""))
+    return value if value is not None and value > 0 else default
 
 
 class ConversationReader:

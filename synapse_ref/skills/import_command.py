@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from synapse_ref.js_text import trim
+
 IMPORT_COMMAND = "skill:import"
 
 RENAME_GUIDANCE = "Please rename the conflicting skills in the source directory and re-import."
@@ -116,7 +118,7 @@ def parse_import_arguments(args: Sequence[str]) -> ImportRequest:
                 continue_skills.extend(items)
             else:
                 for item in items:
-                    skill, _, target = (part.strip() for part in item.partition(":"))
+                    skill, _, target = (trim(part) for part in item.partition(":"))
                     if not skill or not target:
                         raise _invalid(arg)
                     merge_into.append((skill, target))  # "a : b" is a:b, as the original trims both
@@ -128,7 +130,7 @@ def parse_import_arguments(args: Sequence[str]) -> ImportRequest:
 
 
 def _split_list(value: str) -> list[str]:
-    return [item.strip() for item in value.split(",") if item.strip()]
+    return [item for item in map(trim, value.split(",")) if item]
 
 
 def _invalid(argument: str) -> UsageError:

@@ -277,7 +277,7 @@ class SkillImporter:
             shutil.rmtree(leftover, ignore_errors=True)
         today = self._now().strftime("%Y-%m-%d")
         taken = [p.name[len(today) + 1 :] for p in versions.iterdir() if p.name.startswith(f"{today}-")]
-        sequence = max((int(n) for n in taken if n.isdigit()), default=0) + 1
+        sequence = max((int(n) for n in taken if n.isascii() and n.isdigit()), default=0) + 1
         version = f"{today}-{sequence:03d}"
         staging = versions / f".{version}{SNAPSHOT_SUFFIX}"
         try:

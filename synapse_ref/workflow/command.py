@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from synapse_ref.js_text import trim
 from synapse_ref.workflow.on_stop import SubagentStopHook
 from synapse_ref.workflow.paths import WorkflowPaths
 from synapse_ref.workflow.state import WorkflowStore
@@ -40,7 +41,7 @@ def _answer(result: str, notices: list[str]) -> CommandOutcome:
 
 def run_on_stop(stdin: str, *, root: Path | str, clock: Clock) -> CommandOutcome:
     """Run the hook on the raw stdin text, with every file below ``root``."""
-    if not stdin.strip():
+    if not trim(stdin):
         return _answer("", ["empty input: expected the SubagentStop event as JSON on stdin"])
     try:
         event = json.loads(stdin)

@@ -24,6 +24,7 @@ import stat
 from collections.abc import Mapping
 from typing import Any
 
+from synapse_ref.js_text import number
 from synapse_ref.workflow.format import format_size
 from synapse_ref.workflow.state import WorkflowStore, pending_stages
 from synapse_ref.workflow.timeline import Timeline
@@ -42,10 +43,7 @@ NO_SUGGESTION: Mapping[str, bool] = {"suggest": False}
 
 def threshold_from_env() -> float:
     """The setting in bytes, a fraction kept (``thresholdMb * 1_000_000`` as the original computes it)."""
-    try:
-        megabytes = float(os.environ.get(THRESHOLD_ENV, ""))
-    except ValueError:
-        return DEFAULT_THRESHOLD_BYTES
+    megabytes = number(os.environ.get(THRESHOLD_ENV, ""))
     if not math.isfinite(megabytes) or megabytes <= 0:
         return DEFAULT_THRESHOLD_BYTES
     return megabytes * 1_000_000

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from synapse_ref.js_text import SPACES, trim
 from synapse_ref.workflow.compact_suggestion import should_suggest_compact
 from synapse_ref.workflow.format import format_size
 from synapse_ref.workflow.registry import (
@@ -42,7 +43,7 @@ from synapse_ref.workflow.timeline import Timeline, iso_timestamp
 
 logger = logging.getLogger("synapse.workflow.on_stop")
 
-_VERDICT_MARKER = re.compile(r"<!--\s*VERDICT:\s*(\{[^}]+\})\s*-->")
+_VERDICT_MARKER = re.compile(f"<!--{SPACES}VERDICT:{SPACES}" + r"(\{[^}]+\})" + f"{SPACES}-->")
 _AGENT_PREFIX = "ot:"
 DOUBLE_FAILURE = "⚠️ 並行群組雙重失敗（TEST FAIL + REVIEW REJECT）"
 """Said when a fail follows a reject or a reject a fail (the quality group's two members both failed)."""
@@ -68,8 +69,8 @@ def parse_verdict(output: str, stage: str) -> str:
             verdict = json.loads(marker.group(1)).get("result")
         except json.JSONDecodeError:
             verdict = None
-        if isinstance(verdict, str) and verdict.strip():
-            return verdict.strip().lower()
+        if isinstance(verdict, str) and trim(verdict):
+            return trim(verdict).lower()
     text = output.lower()
     if stage in ("REVIEW", "SECURITY", "DB-REVIEW"):
         if _contains(text, ("reject", "拒絕"), ("no reject", "not reject")):
@@ -139,8 +140,8 @@ class SubagentStopHook:
         self._timeline = timeline
 
     def handle(self, event: Mapping[str, Any]) -> StopOutcome:
-        session_id = str(event.get("session_id") or os.environ.get("CLAUDE_SESSION_ID", "")).strip()
-        agent = str(event.get("agent_type") or "").strip().removeprefix(_AGENT_PREFIX)
+        session_id = trim(str(event.get("session_id") or os.environ.get("CLAUDE_SESSION_ID", "")))
+        agent = trim(str(event.get("agent_type") or "")).removeprefix(_AGENT_PREFIX)
         if not session_id:
             return StopOutcome("", ("no session_id in the SubagentStop event",))
         if not agent:

@@ -23,6 +23,7 @@ from typing import Any
 
 from filelock import FileLock
 
+from synapse_ref.js_text import parse_int
 from synapse_ref.workflow.paths import WorkflowPaths, atomic_write_bytes, remove_interrupted_writes
 from synapse_ref.workflow.registry import TIMELINE_EVENTS
 
@@ -54,12 +55,8 @@ def iso_timestamp(moment: datetime) -> str:
 
 
 def _max_lines_from_env() -> int:
-    raw = os.environ.get(MAX_LINES_ENV, "").strip()
-    try:
-        value = int(raw)
-    except ValueError:
-        return DEFAULT_MAX_LINES
-    return value if value > 0 else DEFAULT_MAX_LINES
+    value = parse_int(os.environ.get(MAX_LINES_ENV, ""))
+    return value if value is not None and value > 0 else DEFAULT_MAX_LINES
 
 
 class Timeline:

@@ -1,0 +1,77 @@
+"""How the originals read text: JavaScript's white space and its number parsers.
+
+Both originals are JavaScript, and the spec follows them where a seed only gives meaning, so a setting
+or a message must be read as ``trim()``, ``parseInt``, ``parseFloat`` and ``Number()`` read it.  Python's
+own readings differ at the edges: ``str.strip()`` removes U+001C..U+001F and U+0085 and keeps U+FEFF;
+``int()``, ``float()`` and ``\\d`` accept digits of every script (``'٥'`` is 5) and ``_`` between digits;
+``int()`` refuses more than 4,300 digits with an exception.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+WHITESPACE = (
+    "\t\n\v\f\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+"""What ``trim()`` removes: ECMAScript's WhiteSpace (Unicode's space separators, tab, vertical tab, form
+feed, U+FEFF) and LineTerminator (LF, CR, U+2028, U+2029)."""
+
+SPACES = "[" + re.escape(WHITESPACE) + "]*"
+"""A pattern for any run of that white space, as JavaScript's ``\\s*`` matches."""
+_DECIMAL = r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+_INT_PREFIX = re.compile(SPACES + r"([+-]?)([0-9]+)")
+_FLOAT_PREFIX = re.compile(SPACES + r"([+-]?(?:Infinity|" + _DECIMAL + "))")
+_NUMBER = re.compile(r"[+-]?(?:Infinity|" + _DECIMAL + r")|0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+")
+_RADIX = {"x": 16, "o": 8, "b": 2}
+_DOUBLE_DIGITS = 309
+"""The digits of the largest double; more are Infinity to JavaScript (and Python's ``int()`` refuses
+over 4,300)."""
+
+
+def trim(text: str) -> str:
+    """``text.trim()``."""
+    return text.strip(WHITESPACE)
+
+
+def parse_int(text: str) -> int | None:
+    """``parseInt(text, 10)``, exact, or None where JavaScript reads NaN or, past the largest double,
+    ±Infinity: the originals' settings refuse both (``Number.isFinite``) and fall back."""
+    match = _INT_PREFIX.match(text)
+    if match is None:
+        return None
+    sign, digits = match.groups()
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > _DOUBLE_DIGITS:
+        return None
+    value = int(sign + significant)
+    try:
+        float(value)
+    except OverflowError:
+        return None
+    return value
+
+
+def parse_float(text: str) -> float | None:
+    """``parseFloat(text)``, None for NaN; a leading ``Infinity`` reads as ``inf``, as in JavaScript."""
+    match = _FLOAT_PREFIX.match(text)
+    return float(match.group(1).replace("Infinity", "inf")) if match else None
+
+
+def number(text: str) -> float:
+    """``Number(text)``: the whole text after trimming, ``''`` is 0, hexadecimal, octal and binary
+    literals read, anything else NaN."""
+    body = trim(text)
+    if not body:
+        return 0.0
+    if _NUMBER.fullmatch(body) is None:
+        return math.nan
+    radix = _RADIX.get(body[1:2].lower()) if body[:1] == "0" else None
+    if radix is not None:
+        try:
+            return float(int(body[2:], radix))
+        except OverflowError:  # past the largest double, which JavaScript rounds to Infinity
+            return math.inf
+    return float(body.replace("Infinity", "inf"))
