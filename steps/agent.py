@@ -19,6 +19,7 @@ from pytest_mock import MockerFixture
 
 from steps.support import CharTokenCounter, PartsModel, RecordingSleep, message_tokens, parts_of, run
 from synapse_spec import contract, fuzz, probes
+from synapse_spec.cells import cell_text, code_points
 
 MODEL = "fake-model"
 HOOK_NOTE = "hook-note: 本次会话可以沉淀为技能"
@@ -605,7 +606,7 @@ def agent_limit_env(
     agent_world: AgentWorld, monkeypatch: pytest.MonkeyPatch, name: str, value: str, limit: str
 ) -> None:
     if value:
-        monkeypatch.setenv(name, value)
+        monkeypatch.setenv(name, code_points(value))
     else:
         monkeypatch.delenv(name, raising=False)
     agent_world.expected_limit = int(limit)
@@ -1834,9 +1835,9 @@ def agent_tool_output_and_message(agent_world: AgentWorld, output: str, message:
 
 @then(parsers.re(r'^模型第 (?P<number>\d+) 次调用看到的 tool 消息文本应为 "(?P<text>.*)"$'))
 def agent_tool_message_text(agent_world: AgentWorld, number: str, text: str) -> None:
-    """``\\n`` in the expected text stands for a line break."""
+    """``\\n`` in the expected text stands for a line break, ``{U+XXXX}`` for a code point."""
     _run_text(agent_world)
-    expected = text.replace("\\n", "\n")
+    expected = cell_text(text)
     sent = list(agent_world.llm.calls[int(number) - 1].messages)
     tool = sent[-1]
     assert tool.get("role") == "tool" and tool.get("toolCallId") == "call-1", (

@@ -33,6 +33,7 @@ from pytest_bdd import given, parsers, then, when
 
 from steps.support import CharTokenCounter, PartsModel, RecordingSleep, message_tokens, parts_of, run
 from synapse_spec import contract, probes
+from synapse_spec.cells import code_points
 
 Message = dict[str, Any]
 
@@ -200,10 +201,7 @@ class CtxState:
         text = text.replace("{offloaded}", str(self.offloaded_dir)).replace(
             "{outside}", str(self.outside_dir)
         )
-        return _CODE_POINT.sub(lambda found: chr(int(found.group(1), 16)), text)
-
-
-_CODE_POINT = re.compile(r"\{U\+([0-9A-Fa-f]{4,6})\}")
+        return code_points(text)
 
 
 @pytest.fixture

@@ -47,6 +47,8 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
       | printf 'x: command not found' >&2        | [stderr]\\nx: command not found               |
       | printf '\\n\\n'                          | (Command executed successfully with no output) |
       | printf ' \\t\\n'                        | (Command executed successfully with no output) |
+      | printf '\\357\\273\\277\\n'              | (Command executed successfully with no output) |
+      | printf '\\037'                          | {U+001F}                                       |
 
   @AGT-073
   Scenario Outline: 失败的命令：模型看到输出、退出码与查看 --help 的提示，run 继续

@@ -156,6 +156,7 @@ Feature: Stop Hook 注册表（超出种子的约定）
       | first  | 返回 "first done"                 |
       | second | 返回 "\\u3000\\u00a0\\u2003\\n"   |
       | third  | 返回 "\\u00a0"                    |
+      | fourth | 返回 "\\ufeff\\n"                |
     When 调用 `executeAndAppend(finalResponse, context)`
       """
       Final answer.

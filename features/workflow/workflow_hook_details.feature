@@ -340,6 +340,8 @@ Feature: SubagentStop hook 與 compact 建議的細節
 
   @WF-047 @live-settings
   Scenario Outline: 閾值來自 thresholdBytes 選項，否則來自 SYNAPSE_COMPACT_THRESHOLD_MB（十進位 MB），無效時為 5MB — <env> <options> <bytes>
+    The setting is read as JavaScript's Number() reads the original's variable: hexadecimal is a number,
+    full-width digits and an underscore between digits are not.
     Given 一個 standard workflow 的 DEV stage 剛完成（verdict: pass）
     And 環境變數 SYNAPSE_COMPACT_THRESHOLD_MB 為 <env>
     And transcript 檔案恰好 <bytes> bytes
@@ -368,6 +370,9 @@ Feature: SubagentStop hook 與 compact 建議的細節
       | 0.000000000001 | {}                   | 1       | {"suggest": true, "reason": "transcript 大小 1B 超過閾值 0.000001B", "transcriptSize": 1}      |
       | 0.00000000000015 | {}                 | 1       | {"suggest": true, "reason": "transcript 大小 1B 超過閾值 1.5e-7B", "transcriptSize": 1}        |
       | 0.0000015 | {}                        | 1       | {"suggest": false}                                                                            |
+      | ２       | {}                          | 5000001 | {"suggest": true, "reason": "transcript 大小 5.0MB 超過閾值 5.0MB", "transcriptSize": 5000001} |
+      | 1_5      | {}                          | 5000001 | {"suggest": true, "reason": "transcript 大小 5.0MB 超過閾值 5.0MB", "transcriptSize": 5000001} |
+      | 0x2      | {}                          | 2000001 | {"suggest": true, "reason": "transcript 大小 2.0MB 超過閾值 2.0MB", "transcriptSize": 2000001} |
 
   @WF-048
   Scenario Outline: cooldown 只計算最新一筆 session:compact 之後的 stage:complete 事件 — <events> <options>
