@@ -21,6 +21,7 @@ feed, U+FEFF) and LineTerminator (LF, CR, U+2028, U+2029)."""
 
 SPACES = "[" + re.escape(WHITESPACE) + "]*"
 """A pattern for any run of that white space, as JavaScript's ``\\s*`` matches."""
+_SPACE_RUN = re.compile("[" + re.escape(WHITESPACE) + "]+")
 _DECIMAL = r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 _INT_PREFIX = re.compile(SPACES + r"([+-]?)([0-9]+)")
 _FLOAT_PREFIX = re.compile(SPACES + r"([+-]?(?:Infinity|" + _DECIMAL + "))")
@@ -34,6 +35,11 @@ over 4,300)."""
 def trim(text: str) -> str:
     """``text.trim()``."""
     return text.strip(WHITESPACE)
+
+
+def first_word(text: str) -> str:
+    r"""``text.trim().split(/\s+/)[0]``."""
+    return _SPACE_RUN.split(trim(text), maxsplit=1)[0]
 
 
 def parse_int(text: str) -> int | None:

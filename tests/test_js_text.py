@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from synapse_ref.js_text import WHITESPACE, number, parse_float, parse_int, trim
+from synapse_ref.js_text import WHITESPACE, first_word, number, parse_float, parse_int, trim
 
 
 @pytest.mark.parametrize(
@@ -76,3 +76,8 @@ def test_trim_removes_what_javascript_removes_and_nothing_else() -> None:
     assert trim("\ufeff\u00a0 text \u3000\u2029") == "text"
     assert trim("\x1c\x1f\x85text\x85") == "\x1c\x1f\x85text\x85"
     assert all(not trim(char) for char in WHITESPACE)
+
+
+def test_first_word_splits_at_javascript_white_space() -> None:
+    assert first_word("\ufeff git\u3000status") == "git"
+    assert first_word("a\x1fb c") == "a\x1fb"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from synapse_ref.agent.tools import BashTool, ToolReturn
-from synapse_ref.js_text import trim
+from synapse_ref.js_text import first_word, trim
 
 logger = logging.getLogger("synapse.agent.bash")
 
@@ -193,7 +193,7 @@ def _outcome(command: str, run: CommandRun) -> ToolOutcome:
         # model API may also refuse a tool result that holds only white space).
         return ToolOutcome(output=output if trim(output) else NO_OUTPUT)
     # Unlike the original, a failure without output is not called a success: its output stays empty.
-    hint = HELP_HINT.format(command=command.split()[0])
+    hint = HELP_HINT.format(command=first_word(command))
     category = _failure_category(run.stderr)
     if category != "execution_error":
         output = "\n\n".join(part for part in (output, hint) if part)
