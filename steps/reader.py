@@ -22,6 +22,7 @@ import pytest
 from pytest_bdd import given, parsers, then, when
 
 from synapse_spec import contract, probes
+from synapse_spec.cells import code_points
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "sessions"
 LABELS = ("[User]", "[Assistant]", "[Tool]", "[Result]")
@@ -903,7 +904,7 @@ def reader_chars_per_token_unset(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @given(parsers.re(r'设置 `SYNAPSE_CHARS_PER_TOKEN` 为 "(?P<value>[^"]*)"'))
 def reader_chars_per_token_value(reader_ctx: ReaderContext, value: str) -> None:
-    reader_ctx.settings = [value]
+    reader_ctx.settings = [code_points(value)]
 
 
 @when("对同一会话执行 `summarize`")

@@ -27,9 +27,9 @@ _INT_PREFIX = re.compile(SPACES + r"([+-]?)([0-9]+)")
 _FLOAT_PREFIX = re.compile(SPACES + r"([+-]?(?:Infinity|" + _DECIMAL + "))")
 _NUMBER = re.compile(r"[+-]?(?:Infinity|" + _DECIMAL + r")|0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+")
 _RADIX = {"x": 16, "o": 8, "b": 2}
-_DOUBLE_DIGITS = 309
-"""The digits of the largest double; more are Infinity to JavaScript (and Python's ``int()`` refuses
-over 4,300)."""
+_MANY_DIGITS = 400
+"""More digits than the largest double has (309), and fewer than ``int()`` takes (4,300): past it an
+integer is Infinity to JavaScript without converting it."""
 
 
 def trim(text: str) -> str:
@@ -39,7 +39,7 @@ def trim(text: str) -> str:
 
 def first_word(text: str) -> str:
     r"""``text.trim().split(/\s+/)[0]``."""
-    return _SPACE_RUN.split(trim(text), maxsplit=1)[0]
+    return _SPACE_RUN.split(trim(text))[0]
 
 
 def parse_int(text: str) -> int | None:
@@ -49,10 +49,10 @@ def parse_int(text: str) -> int | None:
     if match is None:
         return None
     sign, digits = match.groups()
-    significant = digits.lstrip("0") or "0"
-    if len(significant) > _DOUBLE_DIGITS:
+    digits = digits.lstrip("0") or "0"
+    if len(digits) > _MANY_DIGITS:
         return None
-    value = int(sign + significant)
+    value = int(sign + digits)
     try:
         float(value)
     except OverflowError:
@@ -63,7 +63,7 @@ def parse_int(text: str) -> int | None:
 def parse_float(text: str) -> float | None:
     """``parseFloat(text)``, None for NaN; a leading ``Infinity`` reads as ``inf``, as in JavaScript."""
     match = _FLOAT_PREFIX.match(text)
-    return float(match.group(1).replace("Infinity", "inf")) if match else None
+    return float(match.group(1)) if match else None
 
 
 def number(text: str) -> float:
@@ -80,4 +80,4 @@ def number(text: str) -> float:
             return float(int(body[2:], radix))
         except OverflowError:  # past the largest double, which JavaScript rounds to Infinity
             return math.inf
-    return float(body.replace("Infinity", "inf"))
+    return float(body)

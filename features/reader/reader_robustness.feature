@@ -63,6 +63,8 @@ Feature: ConversationReader 的读取成本与配置容错
 
   @RDR-068 @live-settings
   Scenario Outline: `SYNAPSE_CHARS_PER_TOKEN` 与原版的 parseInt 一样只取开头的整数 — "<value>"
+    A value past the largest double is Infinity to the original's parser, which refuses it as it refuses NaN:
+    the default (4) applies. A cell's {0 * 308} stands for 0 written 308 times.
     Given 会话文件内容如下
       """
       {"id":"zh-1","role":"user","content":"你好，世界"}
@@ -76,6 +78,8 @@ Feature: ConversationReader 的读取成本与配置容错
       | 2.9      | 4     |
       | 3.5      | 3     |
       | 2 chars  | 4     |
+      | 1{0 * 308} | 1   |
+      | 2{0 * 308} | 2   |
 
   @RDR-069
   Scenario Outline: `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 与原版的 parseInt 一样只取开头的整数 — "<value>"

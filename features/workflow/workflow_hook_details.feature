@@ -341,7 +341,8 @@ Feature: SubagentStop hook 與 compact 建議的細節
   @WF-047 @live-settings
   Scenario Outline: 閾值來自 thresholdBytes 選項，否則來自 SYNAPSE_COMPACT_THRESHOLD_MB（十進位 MB），無效時為 5MB — <env> <options> <bytes>
     The setting is read as JavaScript's Number() reads the original's variable: hexadecimal is a number,
-    full-width digits and an underscore between digits are not.
+    full-width digits and an underscore between digits are not; a value past the largest double (here 256
+    hexadecimal digits) is no more valid than Infinity. A cell's {f * 256} stands for f written 256 times.
     Given 一個 standard workflow 的 DEV stage 剛完成（verdict: pass）
     And 環境變數 SYNAPSE_COMPACT_THRESHOLD_MB 為 <env>
     And transcript 檔案恰好 <bytes> bytes
@@ -373,6 +374,10 @@ Feature: SubagentStop hook 與 compact 建議的細節
       | ２       | {}                          | 5000001 | {"suggest": true, "reason": "transcript 大小 5.0MB 超過閾值 5.0MB", "transcriptSize": 5000001} |
       | 1_5      | {}                          | 5000001 | {"suggest": true, "reason": "transcript 大小 5.0MB 超過閾值 5.0MB", "transcriptSize": 5000001} |
       | 0x2      | {}                          | 2000001 | {"suggest": true, "reason": "transcript 大小 2.0MB 超過閾值 2.0MB", "transcriptSize": 2000001} |
+      | 0x10     | {}                          | 16000001 | {"suggest": true, "reason": "transcript 大小 16.0MB 超過閾值 16.0MB", "transcriptSize": 16000001} |
+      | 0o10     | {}                          | 8000001 | {"suggest": true, "reason": "transcript 大小 8.0MB 超過閾值 8.0MB", "transcriptSize": 8000001} |
+      | 0b11     | {}                          | 3000001 | {"suggest": true, "reason": "transcript 大小 3.0MB 超過閾值 3.0MB", "transcriptSize": 3000001} |
+      | 0x{f * 256} | {}                       | 5000001 | {"suggest": true, "reason": "transcript 大小 5.0MB 超過閾值 5.0MB", "transcriptSize": 5000001} |
 
   @WF-048
   Scenario Outline: cooldown 只計算最新一筆 session:compact 之後的 stage:complete 事件 — <events> <options>
