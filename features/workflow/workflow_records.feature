@@ -283,6 +283,7 @@ Feature: Workflow 的登記表、狀態檔與 timeline 檔
 
   @WF-076
   Scenario Outline: timeline 行數上限 — `SYNAPSE_TIMELINE_MAX_LINES` 為 <設定> 時保留最新的 <上限> 行
+    The setting is read like the other integer settings, as parseInt reads it: the leading ASCII digits.
     Given `SYNAPSE_TIMELINE_MAX_LINES` 設為 <設定>
     And session `wfr-tl-6` 的 timeline 已有 <上限> 筆 `tool:failure` 事件
     When 在 session `wfr-tl-6` emit `stage:complete`，資料為 `{"stage": "DEV", "result": "pass"}`
@@ -296,6 +297,8 @@ Feature: Workflow 的登記表、狀態檔與 timeline 檔
       | -5    | 2000 |
       | 1     | 1    |
       | 3     | 3    |
+      | 2.9   | 2    |
+      | ２    | 2000 |
 
   @WF-077
   Scenario Outline: 修剪 timeline 時只保留最後一筆 session:compact — <情形>
