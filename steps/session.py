@@ -2765,9 +2765,8 @@ def ses_then_each_history_lines(ses_world: SesWorld, count: int) -> None:
 
 @then(parsers.parse("依次写入的每个会话，恢复后与 `Session.list()` 给出的 messageCount 都应为 {count:d}"))
 def ses_then_each_count(synapse: Implementation, ses_world: SesWorld, count: int) -> None:
-    found = {
-        session_id: _counts(synapse, ses_world, session_id) for session_id in ses_world.snapshot["session_ids"]
-    }
+    ids = ses_world.snapshot["session_ids"]
+    found = {session_id: _counts(synapse, ses_world, session_id) for session_id in ids}
     wrong = {session_id: counts for session_id, counts in found.items() if set(counts.values()) != {count}}
     assert not wrong, f"every session's history holds {count} messages; the counts should say so: {wrong}"
 
