@@ -2721,6 +2721,56 @@ def ses_when_processes_share_session(
     assert written == [each] * procs, f"every process should have appended {each} messages, got {written}"
 
 
+def _of_length(n: int) -> dict[str, Any]:
+    """Message ``n`` of a run of appends: its length changes from one message to the next, so the lines
+    two processes append at the same moment hardly ever have the same length."""
+    return _text_message("user", f"第 {n} 条" + "·" * ((n * 7) % 17))
+
+
+@when(
+    parsers.parse(
+        "在 {sessions:d} 个新会话上依次让 {procs:d} 个进程同时各追加 {each:d} 条长短不一的消息，"
+        "各进程最后记录一轮 usage"
+    )
+)
+def ses_when_processes_append_unevenly(
+    synapse: Implementation, ses_world: SesWorld, sessions: int, procs: int, each: int
+) -> None:
+    ids = []
+    for _ in range(sessions):
+        session = synapse.create_session(ses_world.sessions_dir, model=SONNET, pricing=SONNET_PRICING)
+        session.append_message(_numbered("user", 1))
+        session_id = session.id
+
+        def write(impl: Implementation, session_id: str = session_id) -> int:
+            found = impl.find_session(session_id, ses_world.sessions_dir, pricing=SONNET_PRICING)
+            assert found is not None, f"a process could not find {session_id}"
+            for n in range(each):
+                found.append_message(_of_length(n))
+            found.update_usage({**dict.fromkeys(ROUND_KEYS, 0), "inputOther": 1})
+            return each
+
+        written = probes.in_parallel_processes(synapse, procs, write)
+        assert written == [each] * procs, f"every process should have appended {each} messages, got {written}"
+        ids.append(session_id)
+    ses_world.snapshot["session_ids"] = ids
+
+
+@then(parsers.parse("依次写入的每个会话，其历史文件都应恰有 {count:d} 行消息"))
+def ses_then_each_history_lines(ses_world: SesWorld, count: int) -> None:
+    for session_id in ses_world.snapshot["session_ids"]:
+        ses_world.snapshot["session_id"] = session_id
+        ses_then_history_lines(ses_world, count)
+
+
+@then(parsers.parse("依次写入的每个会话，恢复后与 `Session.list()` 给出的 messageCount 都应为 {count:d}"))
+def ses_then_each_count(synapse: Implementation, ses_world: SesWorld, count: int) -> None:
+    ids = ses_world.snapshot["session_ids"]
+    found = {session_id: _counts(synapse, ses_world, session_id) for session_id in ids}
+    wrong = {session_id: counts for session_id, counts in found.items() if set(counts.values()) != {count}}
+    assert not wrong, f"every session's history holds {count} messages; the counts should say so: {wrong}"
+
+
 @then(parsers.parse("历史文件应恰有 {count:d} 行消息"))
 def ses_then_history_lines(ses_world: SesWorld, count: int) -> None:
     path = ses_world.sessions_dir / f"{ses_world.snapshot['session_id']}.jsonl"

@@ -329,6 +329,7 @@ class ImporterContext:
     links: dict[str, str] = field(default_factory=dict)
     merge_reply: str = ""
     before_merge: dict[str, str] = field(default_factory=dict)
+    killed_entry: str = ""
     result: Mapping[str, Any] | None = None
 
 
@@ -515,6 +516,28 @@ def importer_run_times(
 def importer_run(importer_ctx: ImporterContext, skills_ctx: SkillsContext, command: str) -> None:
     skills_ctx.command = command.replace(SOURCE_PLACEHOLDER, str(importer_ctx.source_dir))
     skills_ctx.result = importer_ctx.handler.execute(skills_ctx.command)
+
+
+@given(parsers.parse("模型的合并结果是一份 {size:d} KiB 的 SKILL.md"))
+def importer_large_merge(importer_ctx: ImporterContext, size: int) -> None:
+    head = _skill_md("A merge too large for the disk")
+    importer_ctx.llm.reply_text(head + "Step.\n" * ((size * 1024 - len(head)) // 6))
+
+
+@when(
+    parsers.re(r"在实现进程只能写入 `(?P<limit>\d+)` 字节以内的文件时用技能导入器执行 `(?P<command>[^`]+)`")
+)
+def importer_run_disk_full(
+    importer_ctx: ImporterContext,
+    skills_ctx: SkillsContext,
+    synapse: contract.Implementation,
+    limit: str,
+    command: str,
+) -> None:
+    skills_ctx.command = command.replace(SOURCE_PLACEHOLDER, str(importer_ctx.source_dir))
+    # Writes of the implementation's process past the limit fail with EFBIG (a full disk).
+    with probes.resource_limit(synapse, probes.RLIMIT_FSIZE, int(limit)):
+        skills_ctx.result = importer_ctx.handler.execute(skills_ctx.command)
 
 
 @then(parsers.parse('`skill:import` 的 stdout 应包含 "{first}" 与 "{second}"'))
@@ -801,9 +824,20 @@ def importer_killed_mid_merge(
         importer = implementation.skill_importer(skills_dir, llm)
         return importer.import_skills(source, merge_into=[(name, target)])
 
-    probes.killed_while_writing(
+    importer_ctx.killed_entry = probes.killed_while_writing(
         synapse, skills_dir / target / "versions", run_merge, moved_in=True, prepare=merge_model
     )
+
+
+@when(parsers.re(r"在被终止的进程留在旧版本目录中的条目无法删除时用技能导入器执行 `(?P<command>[^`]+)`"))
+def importer_run_with_undeletable_leftover(
+    importer_ctx: ImporterContext, skills_ctx: SkillsContext, command: str
+) -> None:
+    assert importer_ctx.killed_entry, "a process should have been killed while keeping a version"
+    (leftover,) = [p for p in importer_ctx.skills_dir.glob(f"*/versions/{importer_ctx.killed_entry}")]
+    skills_ctx.command = command.replace(SOURCE_PLACEHOLDER, str(importer_ctx.source_dir))
+    with probes.undeletable(leftover):
+        skills_ctx.result = importer_ctx.handler.execute(skills_ctx.command)
 
 
 def _skill_files(skill: Path) -> dict[str, str]:
@@ -883,6 +917,48 @@ def importer_versions_file_kept(importer_ctx: ImporterContext, name: str, file: 
     kept = importer_ctx.skills_dir / name / "versions" / file
     assert kept.is_file(), f"{kept} should still be a file"
     assert kept.read_bytes() == _versions_note(name, file), f"{kept} should be as it was"
+
+
+def _hidden_folder(name: str, folder: str) -> dict[str, bytes]:
+    return {"HEAD": b"ref: refs/heads/main\n", "notes/README": f"{folder} of {name}\n".encode()}
+
+
+@given(parsers.parse('技能 "{name}" 的 `versions` 中还有一个以 "." 开头的目录 "{folder}"'))
+def importer_versions_holds_hidden_folder(importer_ctx: ImporterContext, name: str, folder: str) -> None:
+    for relative, data in _hidden_folder(name, folder).items():
+        path = importer_ctx.skills_dir / name / "versions" / folder / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+
+
+@then(parsers.parse('技能 "{name}" 的 `versions` 中以 "." 开头的目录 "{folder}" 应原样保留'))
+def importer_versions_hidden_folder_kept(importer_ctx: ImporterContext, name: str, folder: str) -> None:
+    kept = importer_ctx.skills_dir / name / "versions" / folder
+    found = {
+        relative: (kept / relative).read_bytes()
+        for relative, kind in (probes.tree_entries(kept).items() if kept.is_dir() else ())
+        if kind == "file"
+    }
+    assert found == _hidden_folder(name, folder), f"{kept} should be as it was, holds {sorted(found)}"
+
+
+@then(
+    parsers.re(
+        r'技能 "(?P<name>[^"]+)" 不以 "\." 开头的旧版本应有 (?P<count>\d+) 个，'
+        r'最新的描述为 "(?P<newest>[^"]+)"，'
+        r"最早的 `(?P<oldest>[^`]+)` 已被删除"
+    )
+)
+def importer_visible_versions_capped(
+    importer_ctx: ImporterContext, name: str, count: str, newest: str, oldest: str
+) -> None:
+    versions = importer_ctx.skills_dir / name / "versions"
+    kept = sorted((p for p in versions.iterdir() if p.is_dir() and not p.name.startswith(".")), reverse=True)
+    assert len(kept) == int(count), f"{name} should keep {count} versions, has {[p.name for p in kept]}"
+    assert oldest not in [p.name for p in kept], f"the oldest version {oldest} should have been removed"
+    assert _description_of((kept[0] / "SKILL.md").read_text(encoding="utf-8")) == newest, (
+        f"the newest version {kept[0].name} should be the skill before the merge"
+    )
 
 
 @then(parsers.parse('技能 "{name}" 应要么未被安装，要么已与导入源完全相同'))

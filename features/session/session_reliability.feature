@@ -130,6 +130,16 @@ Feature: 会话写入的崩溃安全、并发安全与异常数值（超出种�
     And 历史文件应恰有 122 行消息
     And 重新恢复的会话 usage.totalInputOther 应为 30
 
+  @SES-133
+  Scenario: 多个进程同时向同一会话大量追加长短不一的消息时，每个会话的计数都与历史文件一致
+    SES-048 under the load at which the appends of two processes meet: three processes append lines of
+    different lengths to one session at once, thousands each, on several sessions in turn. Whatever the
+    timing, every message lands on a line of its own and the counts `Session.find()` and `Session.list()`
+    give are those of the history file.
+    When 在 8 个新会话上依次让 3 个进程同时各追加 2000 条长短不一的消息，各进程最后记录一轮 usage
+    Then 依次写入的每个会话，其历史文件都应恰有 6001 行消息
+    And 依次写入的每个会话，恢复后与 `Session.list()` 给出的 messageCount 都应为 6001
+
   @SES-092
   Scenario: 写入会话索引与历史不泄漏文件描述符
     Given 一个空的会话目录

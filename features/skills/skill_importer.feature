@@ -461,6 +461,25 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     And 技能 "git-commit" 的旧版本应为 "2026-01-01-001、2026-01-01-002"，再加上与合并前的技能完全相同的版本
     And 技能 "git-commit" 的目录中不应留下以 "." 开头的条目
 
+  @SKL-086 @beyond-seed
+  Scenario: 被强行终止的 `--merge` 在旧版本目录中留下的条目删除不了时，再次合并照常完成
+    What a merge killed while keeping a version leaves in `versions/` is housekeeping for the next merge:
+    when it cannot be removed, the next merge still keeps its own whole version and is carried out, as
+    with an old version that cannot be removed (SKL-040).
+    Given 技能 "git-commit" 已有 2 个旧版本 `2026-01-01-001` 至 `2026-01-01-002`
+    And 已安装技能 "git-commit" 中还有一个 16 MB 的文件 "data/corpus.bin"
+    And 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    When 另一个进程把 "commit-helper" 合并进 "git-commit"，在其旧版本目录中出现第一个新条目时被强行终止
+    Given 模型的合并结果依次为描述如下的 SKILL.md
+      | description |
+      | 合并结果    |
+    When 在被终止的进程留在旧版本目录中的条目无法删除时用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper → git-commit"
+    And 已安装技能 "git-commit" 的描述应为 "合并结果"
+    And 技能 "git-commit" 的旧版本应为 "2026-01-01-001、2026-01-01-002"，再加上与合并前的技能完全相同的版本
+
   @SKL-061 @beyond-seed
   Scenario: 旧版本无法保存时 `--merge` 列入 Skipped 并记录错误，目标技能不变
     A merge replaces the target's SKILL.md only once its old files are kept as a version; when they
@@ -495,6 +514,42 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     Then 已安装技能 "git-commit" 的描述应为 "第一次合并"
     And 技能 "git-commit" 应保留 2 个旧版本，最新的描述为 "Write conventional commits"，最早的 `2026-01-01-001` 已被删除
     And 技能 "git-commit" 的 `versions` 中的普通文件 "notes.txt" 应原样保留
+
+  @SKL-084 @beyond-seed
+  Scenario: 旧版本目录中以 "." 开头的目录不算旧版本，既不占保留名额，也不随旧版本删除
+    A hidden directory of `versions/` (a tool's own folder, a copy being staged) is no version, as the
+    original's skill list shows them (REPL-050): the number of versions kept neither counts it nor removes
+    it. (The original's clean-up after a merge counts it and, sorting it before every dated name, removes
+    it as the oldest version.)
+    Given 环境变量 `SYNAPSE_SKILL_MAX_VERSIONS` 为 `2`
+    And 技能 "git-commit" 已有 2 个旧版本 `2026-01-01-001` 至 `2026-01-01-002`
+    And 技能 "git-commit" 的 `versions` 中还有一个以 "." 开头的目录 ".git"
+    And 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并结果依次为描述如下的 SKILL.md
+      | description |
+      | 第一次合并  |
+    When 用技能导入器执行 1 次 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then 已安装技能 "git-commit" 的描述应为 "第一次合并"
+    And 技能 "git-commit" 不以 "." 开头的旧版本应有 2 个，最新的描述为 "Write conventional commits"，最早的 `2026-01-01-001` 已被删除
+    And 技能 "git-commit" 的 `versions` 中以 "." 开头的目录 ".git" 应原样保留
+
+  @SKL-085 @beyond-seed
+  Scenario: 合并结果写不下（磁盘已满）时 `--merge` 列入 Skipped 并记录错误，目标技能不变且不留下写了一半的文件
+    The merged SKILL.md is written beside the old one and replaces it only when whole: when the disk
+    fills up part way, the target keeps its SKILL.md and nothing half written stays in its directory.
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并结果是一份 64 KiB 的 SKILL.md
+    When 在实现进程只能写入 `4096` 字节以内的文件时用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then `skill:import` 的退出码应为 0
+    And `skill:import` 的 stdout 应为 "Skipped: commit-helper"
+    And 已安装技能 "git-commit" 的描述仍应为 "Write conventional commits"
+    And 技能 "commit-helper" 不应被安装
+    And 技能 "git-commit" 的目录中不应留下以 "." 开头的条目
+    And `synapse.*` 日志应有 1 条错误，提到 "commit-helper"
 
   @SKL-077 @beyond-seed
   Scenario: 旧版本复制不了（技能中有命名管道）时 `--merge` 列入 Skipped，不留下半个旧版本，目标技能不变

@@ -28,6 +28,7 @@ import json
 import logging
 import os
 import shutil
+import tempfile
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
@@ -270,7 +271,7 @@ class SkillImporter:
 
         The snapshot is copied into a hidden sibling and renamed into place, so a version is whole or
         absent: a process killed during the copy leaves only a hidden leftover, which no listing counts
-        and the next snapshot removes."""
+        and the next snapshot removes (or, when it cannot be removed, leaves aside)."""
         versions = skill / VERSIONS_DIR
         versions.mkdir(exist_ok=True)
         for leftover in versions.glob(f".*{SNAPSHOT_SUFFIX}"):
@@ -279,10 +280,15 @@ class SkillImporter:
         taken = [p.name[len(today) + 1 :] for p in versions.iterdir() if p.name.startswith(f"{today}-")]
         sequence = max((int(n) for n in taken if n.isascii() and n.isdigit()), default=0) + 1
         version = f"{today}-{sequence:03d}"
-        staging = versions / f".{version}{SNAPSHOT_SUFFIX}"
+        # A name of its own, not the version's: a leftover that could not be removed keeps its name.
+        staging = Path(tempfile.mkdtemp(prefix=f".{version}", suffix=SNAPSHOT_SUFFIX, dir=versions))
         try:
             shutil.copytree(
-                skill, staging, ignore=shutil.ignore_patterns(VERSIONS_DIR, MERGING_FILE), symlinks=True
+                skill,
+                staging,
+                ignore=shutil.ignore_patterns(VERSIONS_DIR, MERGING_FILE),
+                symlinks=True,
+                dirs_exist_ok=True,
             )
             staging.rename(versions / version)
         except OSError:
