@@ -651,6 +651,7 @@ def agent_tool_sequence(agent_world: AgentWorld, datatable: list[list[str]]) -> 
         "失败与执行错误": [lambda call: _countable_failure(), lambda call: _execution_error()],
         "两个失败": [lambda call: _countable_failure(), lambda call: _countable_failure()],
         "失败与成功": [lambda call: _countable_failure(), lambda call: _ok()],
+        "失败与沙箱拦截": [lambda call: _countable_failure(), lambda call: _blocked("~/.ssh/id_rsa")],
     }
     for _, outcome in datatable[1:]:
         results = outcomes[outcome]

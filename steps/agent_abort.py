@@ -92,6 +92,15 @@ def abort_first_round_command(agent_world: AgentWorld, docstring: str) -> None:
     )
 
 
+@given(parsers.parse("模型首轮以用量 `{usage}` 调用 Bash 命令:"))
+def abort_first_round_command_with_usage(agent_world: AgentWorld, usage: str, docstring: str) -> None:
+    agent_world.reply_usage = json.loads(usage)
+    agent_world.llm.reply_tool_calls(
+        [{"id": ABORTED_CALL_ID, "name": "Bash", "arguments": {"command": docstring}}],
+        usage=agent_world.reply_usage,
+    )
+
+
 @given(parsers.parse("模型首轮依次调用 3 个 Bash 命令，第 2 个是:"))
 def abort_second_of_three(agent_world: AgentWorld, docstring: str) -> None:
     agent_world.llm.reply_tool_calls(
@@ -241,4 +250,16 @@ def abort_no_warning(agent_logs: pytest.LogCaptureFixture) -> None:
     warnings = [r.getMessage() for r in _synapse_records(agent_logs, logging.WARNING)]
     assert not warnings, (
         f"ending the command's process group should go as planned, without warnings: {warnings}"
+    )
+
+
+@then("会话用量应恰好记下被中止那一轮模型回复的用量")
+def abort_usage_of_aborted_round(agent_world: AgentWorld) -> None:
+    expected = agent_world.reply_usage
+    assert expected is not None
+    usage = agent_world.resumed_session().get_usage()
+    rounds = [{key: r.get(key) for key in expected} for r in usage["rounds"]]
+    assert rounds == [expected], (
+        f"the model call was made before the abort, so its usage is one recorded round: {[expected]}, "
+        f"got {rounds}"
     )

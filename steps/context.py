@@ -179,6 +179,7 @@ class CtxState:
     offload_dir: Path | None = None
     prior_attempt: str | None = None
     orch_result: contract.OrchestratorResult | None = None
+    orch_results_by_dir: dict[str, contract.OrchestratorResult] = field(default_factory=dict)
     compact_calls_before: int = 0
     steps_before_force: int = 0
     log_mark: int = 0
@@ -1649,6 +1650,49 @@ def ctx_when_real_orchestrator(
     assert ctx_state.messages == ctx_state.snapshot, (
         "the orchestrator must not modify the history it is given"
     )
+
+
+@when(
+    parsers.parse(
+        "用同一个真实组件创建的 `ContextOrchestrator` 先后为会话目录 `{first}` 与 `{second}` "
+        "执行 `offloadIfNeeded(history, offloadDir)`"
+    )
+)
+def ctx_when_real_orchestrator_two_dirs(
+    ctx_state: CtxState,
+    synapse: contract.Implementation,
+    recording_sleep: RecordingSleep,
+    first: str,
+    second: str,
+) -> None:
+    orchestrator = synapse.context_orchestrator(
+        _ctx_llm(ctx_state), token_counter=ctx_state.counter, sleep=recording_sleep
+    )
+    for name in (first, second):
+        ctx_state.orch_results_by_dir[name] = run(
+            orchestrator.offload_if_needed(ctx_state.messages, ctx_state.root / name)
+        )
+
+
+@then(parsers.parse("会话目录 `{first}` 与 `{second}` 的 offloaded 目录中应各只有该目录那次结果所引用的文件"))
+def ctx_then_offloads_per_dir(ctx_state: CtxState, first: str, second: str) -> None:
+    for name in (first, second):
+        result = ctx_state.orch_results_by_dir[name]
+        offload = result.offload_result
+        assert offload is not None and offload.offloaded_count > 0, (
+            f"setting up: the offload for {name} should have offloaded something, got {offload}"
+        )
+        referenced = sorted(
+            _ctx_real(path)
+            for m in offload.messages
+            if m.get("role") == "tool"
+            if (path := _ctx_reference_path(m)) is not None
+        )
+        files = [_ctx_real(f) for f in _ctx_files(ctx_state.root / name / "offloaded")]
+        assert files == referenced, (
+            f"the offloaded directory of {name} should hold exactly the files its own result references "
+            f"({referenced}), holds {files}"
+        )
 
 
 def _ctx_offloaded_paths(state: CtxState) -> dict[int, str]:

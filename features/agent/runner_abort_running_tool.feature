@@ -188,3 +188,20 @@ Feature: 中止请求会终止正在运行的工具，而不是等它结束
     And 返回时命令的 shell 已不在运行
     And 命令在中断之后的部分不应执行：不应写下 marker
     And `synapse.*` 日志不应记录警告：命令的进程组在 SIGKILL 之后如期结束
+
+  @AGT-096
+  Scenario: 被中止的那一轮虽不留在历史里，模型回复的用量仍记入会话
+    The model call of the interrupted round was made, and billed, before the abort: its usage is recorded
+    as soon as the reply arrives, as the original reports each reply's usage, and is not dropped with
+    the round's messages.
+    Given runner 恢复的会话中已有 2 条历史消息
+    And 模型首轮以用量 `{"inputOther": 120, "output": 45, "inputCacheRead": 30, "inputCacheCreation": 5}` 调用 Bash 命令:
+      """
+      echo $$ > pid
+      sleep 30
+      echo done > marker
+      """
+    When 以 `run` 执行这次请求
+    Then 请求应以中断相关错误结束，模型只被调用了 1 次
+    And 历史与会话文件只应多出本次的用户消息
+    And 会话用量应恰好记下被中止那一轮模型回复的用量

@@ -116,3 +116,21 @@ Feature: AgentRunner 保护机制的细节
     And 压缩模型生成摘要时用户中断了本次请求
     When 进入执行流程
     Then 应抛出中断相关错误，模型只为摘要被调用了 1 次
+
+  @AGT-095
+  Scenario: 达到连续失败上限的那一轮里有命令被沙箱拦截时，先请求权限而不是停止
+    The original raises the permission request as soon as a round has a blocked command, before it
+    counts the round's failures: a round that is the third in a row with a misused tool but also hits the
+    sandbox asks the user, and the blocked command is not lost to the consecutive-failure stop.
+    Given 工具调用依次返回:
+      | 轮次 | 结果           |
+      | 1    | 失败           |
+      | 2    | 失败           |
+      | 3    | 失败与沙箱拦截 |
+    And `SYNAPSE_MAX_CONSECUTIVE_TOOL_FAILURES` 为 ""，阈值应为 3
+    When 调用 `runner.step("修复构建")`
+    Then 返回状态应为 `requires_permission`
+    And permission 的资源、原因与命令应为:
+      | resource      | reason         | command    |
+      | ~/.ssh/id_rsa | deny file-read | ls --bogus |
+    And 模型应被调用 3 次

@@ -52,6 +52,8 @@ Feature: Context 压缩器默认参数、卸载环境变量与阈值边界
       | 小数取整数前缀 | SYNAPSE_OFFLOAD_SCAN_RATIO=0.7 SYNAPSE_COMPACT_RETRY_COUNT=2.9  | 3,7 | 2  |
       | 文字比例与负数回退默认 | SYNAPSE_OFFLOAD_SCAN_RATIO=abc SYNAPSE_COMPACT_RETRY_COUNT=-1 | 3   | 3  |
       | 比例取开头的数字     | SYNAPSE_OFFLOAD_SCAN_RATIO=0.7abc SYNAPSE_COMPACT_RETRY_COUNT=2 | 3,7 | 2  |
+      | 比例省略整数位的 0  | SYNAPSE_OFFLOAD_SCAN_RATIO=.7 SYNAPSE_COMPACT_RETRY_COUNT=2     | 3,7 | 2  |
+      | 比例以指数写出      | SYNAPSE_OFFLOAD_SCAN_RATIO=7e-1 SYNAPSE_COMPACT_RETRY_COUNT=2   | 3,7 | 2  |
 
   @CTX-028
   Scenario: 没有可卸载的消息且 token 恰好等于阈值时 stillExceedsThreshold 为 true
@@ -88,3 +90,22 @@ Feature: Context 压缩器默认参数、卸载环境变量与阈值边界
       | tokens | 结果              |
       | 149999 | 不应卸载任何消息        |
       | 150000 | 只有第 `3` 条消息应被卸载 |
+
+  @CTX-100
+  Scenario: 同一个编排器先后服务两个会话目录时，各自的卸载文件写进各自的目录
+    The orchestrator builds its offload storage and compactor for the session directory it is given, and
+    builds them again when another directory comes (a REPL that switches sessions keeps its orchestrator):
+    one session's offloaded results never land in another session's directory.
+    Given 与 context 相关的 SYNAPSE_* 环境变量为 `(未设置)`
+    And 一个每字符计 1 token 的计数器与一个空的会话 offload 目录
+    And 一个总结请求总是失败的脚本化模型 "main-model"
+    And 历史消息为:
+      | role      | text | repeat | call |
+      | user      | 开始   | 1      |      |
+      | assistant | 读取   | 1      | c1   |
+      | tool      | a    | 51     | c1   |
+      | user      | x    | 160000 |      |
+      | assistant | 好的   | 1      |      |
+      | user      | 继续   | 1      |      |
+    When 用同一个真实组件创建的 `ContextOrchestrator` 先后为会话目录 `first` 与 `second` 执行 `offloadIfNeeded(history, offloadDir)`
+    Then 会话目录 `first` 与 `second` 的 offloaded 目录中应各只有该目录那次结果所引用的文件

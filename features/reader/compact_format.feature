@@ -71,3 +71,23 @@ Feature: compact 文本格式化规则
       | 30        |
       | 80        |
       | 150       |
+
+  @RDR-080 @beyond-seed
+  Scenario: 文本只有空白的助手 turn 仍有自己的 `[Assistant]` 块
+    The original's compact shows an assistant turn's text block whenever the text is not empty, without
+    trimming it first: a turn whose text is a space or a lone newline still shows its `[Assistant]` block.
+    Given turns 中包含用户文本、助手文本、工具调用与工具结果
+      """
+      {"id":"m1","role":"user","content":"Run the tests"}
+      {"id":"m2","role":"assistant","content":[{"type":"text","text":" "},{"type":"tool_use","id":"t1","name":"bash","input":{}}]}
+      {"id":"m3","role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}
+      {"id":"m4","role":"assistant","content":"\n"}
+      """
+    When 调用 `compact(turns)`
+    Then 输出应保留上述标签顺序
+      | label       | text          |
+      | [User]      | Run the tests |
+      | [Assistant] |               |
+      | [Tool]      | bash          |
+      | [Result]    | ok            |
+      | [Assistant] |               |

@@ -77,3 +77,22 @@ Feature: 工具序列与摘要统计
       | read |
       | edit |
       | bash |
+
+  @RDR-081 @beyond-seed
+  Scenario: `summarize` 的 uniqueTools 把只有大小写不同的工具名当作不同的工具
+    The original collects the names in a Set, which tells `Read` from `read`: a transcript that mixes
+    Claude Code's tools with lower-case ones of another source lists every spelling it used.
+    Given 输入会话包含多角色与重复工具调用
+      """
+      {"id":"m1","role":"user","content":"Check the build"}
+      {"id":"m2","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{}},{"type":"tool_use","id":"t2","name":"read","input":{}}]}
+      {"id":"m3","role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"a"},{"type":"tool_result","tool_use_id":"t2","content":"b"}]}
+      {"id":"m4","role":"assistant","content":[{"type":"tool_use","id":"t3","name":"bash","input":{}},{"type":"tool_use","id":"t4","name":"Bash","input":{}},{"type":"tool_use","id":"t5","name":"read","input":{}}]}
+      """
+    When 调用 `summarize(turns)`
+    Then `uniqueTools` 应按第一次调用的顺序依次为
+      | tool |
+      | Read |
+      | read |
+      | bash |
+      | Bash |

@@ -542,3 +542,29 @@ Feature: REPL 斜杠命令的分派与输出
       """
       Conversation history cleared.
       """
+
+  @REPL-056 @beyond-seed
+  Scenario: `/tools` 去掉计数行时只带走其后的一个空行，列表自己的第二个空行保留
+    The original removes `/^Found \d+.*\n\n?/`: the count line and at most one blank line after it. A
+    catalog that sets its first group apart with a second blank line keeps that line in the listing.
+    Given `McpInstaller.formatSearchResult` 输出首行包含 `Found N tools`
+      """
+      Found 2 tools:
+
+
+      MCP Tools:
+        mcp:git:status
+          Show the working tree status
+        mcp:git:log
+      """
+    When 执行 `/tools`
+    Then 输出应逐行为:
+      """
+      Available Tools
+      ══════════════════════════════════════════════════
+
+      MCP Tools:
+        mcp:git:status
+          Show the working tree status
+        mcp:git:log
+      """

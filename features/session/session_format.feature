@@ -148,6 +148,18 @@ Feature: 会话的 id、标题、文件与索引格式
     When 一次追加以下消息 [{"role": "user", "content": [{"type": "text", "text": "再看看注册页"}]}]
     Then 会话标题应为 "登录按钮没有反应"，索引中亦然
 
+  @SES-138 @beyond-seed
+  Scenario: 一次追加的第一条 user 消息没有文本时，同一次追加中之后的 user 消息也不给出标题
+    The original takes the title of an append from the append's first user message (it finds the first
+    message whose role is user), and that message may give none: an append opening with an image-only
+    user message leaves the session untitled even when a later user message of the same append has text,
+    and the user message of the next append names the session.
+    When 创建一个新会话
+    And 一次追加以下消息 [{"role": "user", "content": [{"type": "image", "text": "截图"}]}, {"role": "user", "content": [{"type": "text", "text": "登录按钮没有反应"}]}]
+    Then 会话标题应为 null，索引中亦然
+    When 一次追加以下消息 [{"role": "user", "content": [{"type": "text", "text": "再看看注册页"}]}]
+    Then 会话标题应为 "再看看注册页"，索引中亦然
+
   @SES-032
   Scenario Outline: 重写历史时按新的第一条 user 消息重算标题，压缩摘要不会取代原标题
     Given 会话已有由第一条用户消息生成的标题

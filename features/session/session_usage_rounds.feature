@@ -14,3 +14,28 @@ Feature: 只报告部分 token 种类的一轮 usage
        "rounds": [{"inputOther": 0, "output": 2000, "inputCacheRead": 0, "inputCacheCreation": 0}],
        "totalCost": 0.03}
       """
+
+  @SES-137
+  Scenario: 费用未知的会话在有定价的一轮之后显示这一轮的费用，而不是一直未知
+    The original's accumulateUsage adds a priced round to `totalCost ?? 0`: a session whose first rounds
+    ran on a model without a price and whose later rounds are priced shows what the priced rounds cost.
+    Given usage 记录为
+      """
+      {"totalInputOther": 1000, "totalOutput": 0, "totalCacheRead": 0, "totalCacheCreation": 0,
+       "model": "claude-sonnet-4-20250514",
+       "rounds": [{"inputOther": 1000, "output": 0, "inputCacheRead": 0, "inputCacheCreation": 0}],
+       "totalCost": null}
+      """
+    When 按如下定价表累积一轮只含 {"output": 2000} 的 usage
+      """
+      {"claude-sonnet-4-20250514": {"inputPerMillion": 3, "outputPerMillion": 15,
+                                    "cacheReadPerMillion": 0.3, "cacheWritePerMillion": 3.75}}
+      """
+    Then 累积结果应为
+      """
+      {"totalInputOther": 1000, "totalOutput": 2000, "totalCacheRead": 0, "totalCacheCreation": 0,
+       "model": "claude-sonnet-4-20250514",
+       "rounds": [{"inputOther": 1000, "output": 0, "inputCacheRead": 0, "inputCacheCreation": 0},
+                  {"inputOther": 0, "output": 2000, "inputCacheRead": 0, "inputCacheCreation": 0}],
+       "totalCost": 0.03}
+      """

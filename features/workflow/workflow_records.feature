@@ -368,3 +368,16 @@ Feature: Workflow 的登記表、狀態檔與 timeline 檔
       | event_type      | category | limit | n   |
       | -               | -        | -     | 1,2 |
       | session:compact | -        | -     | 1   |
+
+  @WF-128
+  Scenario: 事件資料含 U+2028、U+2029 或 U+0085 時仍是一筆事件，query 與 latest 照常讀出
+    The original splits the timeline it reads at "\n" only. A JSON line written without ASCII escapes
+    keeps U+2028, U+2029 and U+0085 raw inside its strings (a note pasted from a web page, a file name),
+    so the event holding one is still one line and one event, not two halves that are no JSON.
+    When 在 session `wfr-tl-11` emit `stage:start`，資料為 `{"n": 1, "note": "第一行\u2028第二行"}`
+    And 在 session `wfr-tl-11` emit `stage:complete`，資料為 `{"n": 2, "note": "a\u2029b\u0085c"}`
+    Then 在 session `wfr-tl-11` 查詢的結果依序如下：
+      | event_type     | category | limit | n   |
+      | -              | -        | -     | 1,2 |
+      | stage:complete | -        | -     | 2   |
+    And `stage:complete` 的 latest 是 n 為 2 的事件，`session:compact` 的 latest 不存在

@@ -113,7 +113,9 @@ class Timeline:
                 raise TimelineCorruptError(str(path)) from exc
             text = raw.decode("utf-8", errors="replace")
         found: list[TimelineEvent] = []
-        for line in text.splitlines():
+        # At "\n" only, as the original splits: JSON keeps U+2028, U+0085 and the like raw inside a
+        # string, and ``str.splitlines`` would cut such an event in two halves that are no JSON.
+        for line in text.split("\n"):
             if not line.strip():
                 continue
             event = _parse(line)
