@@ -27,6 +27,7 @@ import concurrent.futures
 import json
 import logging
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Coroutine, Mapping, Sequence
@@ -35,6 +36,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from synapse_ref.context.settings import parse_env_positive_int
+from synapse_ref.js_text import trim
 from synapse_ref.llm.ports import LLMClient
 from synapse_ref.skills.skill_file import strip_wrapping_quotes
 
@@ -43,6 +45,7 @@ logger = logging.getLogger("synapse.skills.importer")
 SKILL_FILE = "SKILL.md"
 VERSIONS_DIR = "versions"
 MERGING_FILE = f".{SKILL_FILE}.merging"  # the merged SKILL.md before it replaces the old one
+_LINE_BREAK = re.compile(r"\r?\n")
 SNAPSHOT_SUFFIX = ".snapshot"  # a version being copied, hidden until it is whole
 MAX_VERSIONS_DEFAULT = 20
 """Versions kept per skill (``SYNAPSE_SKILL_MAX_VERSIONS``); older ones are removed after a merge."""
@@ -79,9 +82,11 @@ def _user(text: str) -> dict[str, Any]:
 
 
 def _description(skill_md: str) -> str:
-    for line in skill_md.splitlines():
+    """The first ``description:`` line's value.  Lines end at ``\n`` (or ``\r\n``) only, as the original
+    splits them: ``str.splitlines`` would also end one at U+2028, a form feed or U+0085 inside the text."""
+    for line in _LINE_BREAK.split(skill_md):
         key, sep, value = line.partition(":")
-        if sep and key.strip().strip("*").lower() == "description":
+        if sep and trim(key).strip("*").lower() == "description":
             return strip_wrapping_quotes(value)
     return ""
 
