@@ -24,6 +24,7 @@ from pytest_bdd import given, parsers, then, when
 from pytest_mock import MockerFixture
 
 from synapse_spec import contract, probes
+from synapse_spec.cells import code_points
 
 SOURCE = "/tmp/incoming"
 
@@ -395,7 +396,7 @@ def importer_installed_extra(
     importer_ctx: ImporterContext, name: str, hidden: str, bare: str, docstring: str
 ) -> None:
     (importer_ctx.skills_dir / name).mkdir()
-    (importer_ctx.skills_dir / name / "SKILL.md").write_text(docstring + "\n", encoding="utf-8")
+    (importer_ctx.skills_dir / name / "SKILL.md").write_text(code_points(docstring) + "\n", encoding="utf-8")
     (importer_ctx.skills_dir / hidden).mkdir()
     (importer_ctx.skills_dir / hidden / "SKILL.md").write_text(
         _skill_md("A half-copied skill"), encoding="utf-8"
@@ -685,7 +686,7 @@ def importer_model_asked(importer_ctx: ImporterContext, count: int, first: str, 
         assert call.messages and call.messages[-1].get("role") == "user", (
             "the request should end with the user"
         )
-        for expected in (first, second):
+        for expected in map(code_points, (first, second)):
             assert any(expected in text for text in texts), f"the request should contain {expected!r}"
     assert importer_ctx.llm.pending == 0, "every scripted answer should have been used"
 
@@ -1097,7 +1098,7 @@ def importer_log_names(caplog: pytest.LogCaptureFixture, count: str, level: str,
 @given(parsers.parse('技能目录中还有 SKILL.md 为如下内容的技能 "{name}"'))
 def importer_installed_with_text(importer_ctx: ImporterContext, name: str, docstring: str) -> None:
     (importer_ctx.skills_dir / name).mkdir()
-    (importer_ctx.skills_dir / name / "SKILL.md").write_text(docstring + "\n", encoding="utf-8")
+    (importer_ctx.skills_dir / name / "SKILL.md").write_text(code_points(docstring) + "\n", encoding="utf-8")
 
 
 @given("技能目录拒绝新建任何条目")

@@ -650,6 +650,28 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
     And 模型应被询问 1 次，请求中包含 "make-check: Run "make test"" 与 "tidy: 'lint' then "format""
 
+  @SKL-087 @beyond-seed
+  Scenario: 相似检查中已安装技能的描述只在换行处分行，描述中的 U+2028 与换页符留在描述里
+    The original splits SKILL.md into lines at a line feed (after an optional carriage return) only; a line
+    separator (U+2028) or a form feed inside a description is text, and the description reaches the model
+    whole. {U+XXXX} stands for the character of that code point.
+    Given 技能目录中还有 SKILL.md 为如下内容的技能 "release-notes"
+      """
+      ---
+      description: Drafts notes{U+2028}from commits{U+000C}by type
+      ---
+      """
+    And 导入源目录中的技能
+      | name     | description     |
+      | lint-fix | Fix lint errors |
+    And 模型对相似度的回答为
+      """
+      {"similar": []}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
+    And 模型应被询问 1 次，请求中包含 "release-notes: Drafts notes{U+2028}from commits{U+000C}by type" 与 "git-commit: Write conventional commits"
+
   @SKL-043
   Scenario: 技能目录拒绝新建条目时导入的技能列入 Skipped 并记录错误，命令照常结束
     Given 导入源目录中的技能
