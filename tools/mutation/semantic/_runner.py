@@ -12,12 +12,12 @@ import json
 import logging
 import os
 import posixpath
-import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from synapse_ref.agent.abort import until_aborted
+from synapse_ref.js_text import parse_int
 
 logger = logging.getLogger("synapse.agent")
 
@@ -62,8 +62,8 @@ class StepOutcome:
 
 def env_int(name: str, default: int) -> int:
     """The leading integer of the variable, as ``parseInt`` reads it (``"2.9"`` is 2), else ``default``."""
-    found = re.match(r"\s*([+-]?\d+)", os.environ.get(name, ""))
-    return int(found.group(1)) if found else default
+    found = parse_int(os.environ.get(name, ""))
+    return default if found is None else found
 
 
 def text_of(message: Message) -> str:

@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
+from synapse_ref.js_text import parse_int, trim
 
 
 class Delegate:
@@ -150,10 +151,8 @@ def turn_like(turn: Any, **changes: Any) -> Turn:
 def env_positive_int(name: str, default: int) -> int:
     """A positive integer setting with a leading-integer parse (``"2.9"`` is 2), else ``default``."""
     import os
-    import re
 
-    found = re.match(r"\s*([+-]?\d+)", os.environ.get(name, ""))
-    value = int(found.group(1)) if found else 0
+    value = parse_int(os.environ.get(name, "")) or 0
     return value if value > 0 else default
 
 
@@ -314,7 +313,7 @@ class CostCommands(Delegate):
     async def handle(self, line: str) -> Any:
         outcome = await self._inner.handle(line)
         get_usage = getattr(self._mut_runner, "get_session_usage", None)
-        if line.strip().lower() != "/cost" or not callable(get_usage):
+        if trim(line).lower() != "/cost" or not callable(get_usage):
             return outcome
         usage = get_usage()
         if usage is None:
@@ -369,7 +368,7 @@ class StopHookMessages(Delegate):
         self._mut_registry = registry
 
     def kept(self, message: str) -> bool:
-        return bool(message.strip())
+        return bool(trim(message))
 
     def shown(self, message: str) -> str:
         return message
@@ -403,7 +402,7 @@ class StopHookProgress(Delegate):
     then to the caller as the contract says (a text part set off by newlines)."""
 
     def progress_text(self, message: str) -> str:
-        return message.strip()
+        return trim(message)
 
     async def emit_progress(self, message: str) -> None:
         text = self.progress_text(message)
