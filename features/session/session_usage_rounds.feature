@@ -26,7 +26,7 @@ Feature: 只报告部分 token 种类的一轮 usage
        "rounds": [{"inputOther": 1000, "output": 0, "inputCacheRead": 0, "inputCacheCreation": 0}],
        "totalCost": null}
       """
-    When 按如下定价表累积一轮只含 {"output": 2000} 的 usage
+    When 按如下定价表累积一轮只含 {"inputOther": 0, "output": 2000, "inputCacheRead": 0, "inputCacheCreation": 0} 的 usage
       """
       {"claude-sonnet-4-20250514": {"inputPerMillion": 3, "outputPerMillion": 15,
                                     "cacheReadPerMillion": 0.3, "cacheWritePerMillion": 3.75}}
