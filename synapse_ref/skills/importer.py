@@ -235,12 +235,15 @@ class SkillImporter:
             return
         result["imported"].append(f"{name} → {target_name}")
 
-    async def _similar_to(self, source: Path) -> tuple[str, str] | None:
-        installed = [
-            (p.name, _description((p / SKILL_FILE).read_text(encoding="utf-8", errors="replace")))
-            for p in sorted(self._skills_dir.iterdir())
-            if p.is_dir() and not p.name.startswith(".") and (p / SKILL_FILE).is_file()
+    def _installed(self) -> list[tuple[str, str]]:
+        """The installed skills the similarity check offers the model, each with its description."""
+        return [
+            (name, _description((path / SKILL_FILE).read_text(encoding="utf-8", errors="replace")))
+            for name, path in self._skills_in(self._skills_dir)
         ]
+
+    async def _similar_to(self, source: Path) -> tuple[str, str] | None:
+        installed = self._installed()
         if not installed:
             return None
         content = (source / SKILL_FILE).read_text(encoding="utf-8", errors="replace")

@@ -23,7 +23,7 @@ from typing import Any
 
 from filelock import FileLock
 
-from synapse_ref.js_text import parse_int
+from synapse_ref.context.settings import parse_env_positive_int
 from synapse_ref.workflow.paths import WorkflowPaths, atomic_write_bytes, remove_interrupted_writes
 from synapse_ref.workflow.registry import TIMELINE_EVENTS
 
@@ -55,8 +55,7 @@ def iso_timestamp(moment: datetime) -> str:
 
 
 def _max_lines_from_env() -> int:
-    value = parse_int(os.environ.get(MAX_LINES_ENV, ""))
-    return value if value is not None and value > 0 else DEFAULT_MAX_LINES
+    return parse_env_positive_int(os.environ.get(MAX_LINES_ENV), DEFAULT_MAX_LINES)
 
 
 class Timeline:
@@ -113,9 +112,7 @@ class Timeline:
                 raise TimelineCorruptError(str(path)) from exc
             text = raw.decode("utf-8", errors="replace")
         found: list[TimelineEvent] = []
-        # At "\n" only, as the original splits: JSON keeps U+2028, U+0085 and the like raw inside a
-        # string, and ``str.splitlines`` would cut such an event in two halves that are no JSON.
-        for line in text.split("\n"):
+        for line in self._lines(text):
             if not line.strip():
                 continue
             event = _parse(line)
@@ -125,6 +122,12 @@ class Timeline:
                 continue
             found.append(event)
         return found
+
+    @staticmethod
+    def _lines(text: str) -> list[str]:
+        """At "\n" only, as the original splits: JSON keeps U+2028, U+0085 and the like raw inside a
+        string, and ``str.splitlines`` would cut such an event in two halves that are no JSON."""
+        return text.split("\n")
 
     def query(
         self,

@@ -5,12 +5,15 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import inspect
+import json
 import logging
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
 from synapse_ref.js_text import parse_int, trim
+from synapse_ref.session.index import INDEX_FILE
 
 
 class Delegate:
@@ -42,6 +45,16 @@ def swapped(module: Any, name: str, value: Any) -> Iterator[None]:
         yield
     finally:
         setattr(module, name, saved)
+
+
+def listed_in_index(sessions_dir: Path, session_id: str) -> bool:
+    """Whether ``sessions.json`` has an entry for the session, read straight from the file, so the check
+    itself logs nothing and sets no corrupt index aside."""
+    try:
+        entries = json.loads((sessions_dir / INDEX_FILE).read_text(encoding="utf-8"))["sessions"]
+        return any(isinstance(e, dict) and e.get("id") == session_id for e in entries)
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
 
 
 class SwappedImporter(Delegate):

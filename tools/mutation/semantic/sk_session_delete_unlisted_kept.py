@@ -10,30 +10,19 @@ on disk, or neither.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
-from synapse_ref.session.index import INDEX_FILE
-from tools.mutation.semantic._support import Delegate, SessionMutant
+from tools.mutation.semantic._support import Delegate, SessionMutant, listed_in_index
 
 AREAS = ("session",)
 PATTERN = "two sources of one fact"
 
 
-def _listed(sessions_dir: Path, session_id: str) -> bool:
-    """Read straight from the file, so the check itself logs nothing and sets no corrupt index aside."""
-    try:
-        entries = json.loads((sessions_dir / INDEX_FILE).read_text(encoding="utf-8"))["sessions"]
-        return any(isinstance(e, dict) and e.get("id") == session_id for e in entries)
-    except (OSError, ValueError, KeyError, TypeError):
-        return False
-
-
 class Session(Delegate):
     def delete(self) -> None:
-        if _listed(Path(self._inner.history_path).parent, self._inner.id):
+        if listed_in_index(Path(self._inner.history_path).parent, self._inner.id):
             self._inner.delete()
 
 
@@ -42,7 +31,7 @@ class Mutant(SessionMutant):
     session_class = Session
 
     def delete_session(self, sessions_dir: Any, session_id: str) -> bool:
-        if not _listed(Path(sessions_dir), session_id):
+        if not listed_in_index(Path(sessions_dir), session_id):
             return False
         return ReferenceImplementation.delete_session(self, sessions_dir, session_id)
 

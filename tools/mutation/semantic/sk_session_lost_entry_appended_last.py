@@ -9,32 +9,23 @@ Pattern: order; every example write finds its session's entry in the index.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from synapse_ref.session.index import INDEX_FILE, SessionIndex
-from tools.mutation.semantic._support import Delegate, SessionMutant
+from synapse_ref.session.index import SessionIndex
+from tools.mutation.semantic._support import Delegate, SessionMutant, listed_in_index
 
 AREAS = ("session",)
 PATTERN = "order"
-
-
-def _listed(sessions_dir: Path, session_id: str) -> bool:
-    try:
-        entries = json.loads((sessions_dir / INDEX_FILE).read_text(encoding="utf-8"))["sessions"]
-        return any(isinstance(e, dict) and e.get("id") == session_id for e in entries)
-    except (OSError, ValueError, KeyError, TypeError):
-        return False
 
 
 class Session(Delegate):
     def _mut_write(self, method: str, *args: Any, **kwargs: Any) -> Any:
         sessions_dir = Path(self._inner.history_path).parent
         session_id = self._inner.id
-        was_listed = _listed(sessions_dir, session_id)
+        was_listed = listed_in_index(sessions_dir, session_id)
         outcome = getattr(self._inner, method)(*args, **kwargs)
-        if not was_listed and _listed(sessions_dir, session_id):
+        if not was_listed and listed_in_index(sessions_dir, session_id):
 
             def to_the_end(sessions: list[Any]) -> None:
                 mine = [e for e in sessions if e.get("id") == session_id]

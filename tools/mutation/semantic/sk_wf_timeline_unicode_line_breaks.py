@@ -13,37 +13,16 @@ from __future__ import annotations
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
-from synapse_ref.workflow import timeline as timeline_module
-from synapse_ref.workflow.timeline import BOM, Timeline, TimelineCorruptError
+from synapse_ref.workflow.timeline import Timeline
 
 AREAS = ("workflow",)
 PATTERN = "two rules agree on the examples"
 
 
 class SplitlinesTimeline(Timeline):
-    def events(self, session_id: str, *, strict: bool = False) -> list[dict[str, Any]]:
-        path = self.path(session_id)
-        try:
-            raw = path.read_bytes().removeprefix(BOM)
-        except FileNotFoundError:
-            return []
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            if strict:
-                raise TimelineCorruptError(str(path)) from exc
-            text = raw.decode("utf-8", errors="replace")
-        found = []
-        for line in text.splitlines():
-            if not line.strip():
-                continue
-            event = timeline_module._parse(line)
-            if event is None:
-                if strict:
-                    raise TimelineCorruptError(str(path))
-                continue
-            found.append(event)
-        return found
+    @staticmethod
+    def _lines(text: str) -> list[str]:
+        return text.splitlines()
 
 
 class Mutant(ReferenceImplementation):
