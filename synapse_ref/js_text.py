@@ -39,7 +39,7 @@ def trim(text: str) -> str:
 
 def first_word(text: str) -> str:
     r"""``text.trim().split(/\s+/)[0]``."""
-    return _SPACE_RUN.split(trim(text))[0]
+    return _SPACE_RUN.split(trim(text), maxsplit=1)[0]
 
 
 def parse_int(text: str) -> int | None:

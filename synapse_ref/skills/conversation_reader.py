@@ -30,7 +30,7 @@ from typing import Any, Protocol
 import msgspec
 import orjson
 
-from synapse_ref.js_text import parse_int
+from synapse_ref.context.settings import parse_env_positive_int
 
 logger = logging.getLogger("synapse.skills.conversation_reader")
 
@@ -122,8 +122,7 @@ class _TurnLike(Protocol):
 def env_positive_int(name: str, default: int) -> int:
     """Read an integer setting the way the original's ``parseInt`` does (``"2.9"`` is 2), but fall back
     to ``default`` for a missing, non-numeric or non-positive value instead of dividing by zero."""
-    value = parse_int(os.environ.get(name, ""))
-    return value if value is not None and value > 0 else default
+    return parse_env_positive_int(os.environ.get(name), default)
 
 
 class ConversationReader:
