@@ -18,8 +18,7 @@ from pytest_bdd import given, parsers, then, when
 from pytest_mock import MockerFixture
 
 from steps.support import CharTokenCounter, PartsModel, RecordingSleep, message_tokens, parts_of, run
-from synapse_spec import contract, fuzz, probes
-from synapse_spec.cells import cell_text, code_points
+from synapse_spec import cells, contract, fuzz, probes
 
 MODEL = "fake-model"
 HOOK_NOTE = "hook-note: 本次会话可以沉淀为技能"
@@ -606,7 +605,7 @@ def agent_limit_env(
     agent_world: AgentWorld, monkeypatch: pytest.MonkeyPatch, name: str, value: str, limit: str
 ) -> None:
     if value:
-        monkeypatch.setenv(name, code_points(value))
+        monkeypatch.setenv(name, cells.expand(value))
     else:
         monkeypatch.delenv(name, raising=False)
     agent_world.expected_limit = int(limit)
@@ -1838,7 +1837,7 @@ def agent_tool_output_and_message(agent_world: AgentWorld, output: str, message:
 def agent_tool_message_text(agent_world: AgentWorld, number: str, text: str) -> None:
     """``\\n`` in the expected text stands for a line break, ``{U+XXXX}`` for a code point."""
     _run_text(agent_world)
-    expected = cell_text(text)
+    expected = cells.text(text)
     sent = list(agent_world.llm.calls[int(number) - 1].messages)
     tool = sent[-1]
     assert tool.get("role") == "tool" and tool.get("toolCallId") == "call-1", (

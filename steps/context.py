@@ -32,8 +32,7 @@ import pytest
 from pytest_bdd import given, parsers, then, when
 
 from steps.support import CharTokenCounter, PartsModel, RecordingSleep, message_tokens, parts_of, run
-from synapse_spec import contract, probes
-from synapse_spec.cells import code_points
+from synapse_spec import cells, contract, probes
 
 Message = dict[str, Any]
 
@@ -202,7 +201,7 @@ class CtxState:
         text = text.replace("{offloaded}", str(self.offloaded_dir)).replace(
             "{outside}", str(self.outside_dir)
         )
-        return code_points(text)
+        return cells.expand(text)
 
 
 @pytest.fixture

@@ -21,8 +21,7 @@ from typing import Any
 import pytest
 from pytest_bdd import given, parsers, then, when
 
-from synapse_spec import contract, probes
-from synapse_spec.cells import code_points
+from synapse_spec import cells, contract, probes
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "sessions"
 LABELS = ("[User]", "[Assistant]", "[Tool]", "[Result]")
@@ -904,7 +903,7 @@ def reader_chars_per_token_unset(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @given(parsers.re(r'设置 `SYNAPSE_CHARS_PER_TOKEN` 为 "(?P<value>[^"]*)"'))
 def reader_chars_per_token_value(reader_ctx: ReaderContext, value: str) -> None:
-    reader_ctx.settings = [code_points(value)]
+    reader_ctx.settings = [cells.expand(value)]
 
 
 @when("对同一会话执行 `summarize`")
@@ -1219,8 +1218,7 @@ def reader_warned_line_numbers(reader_ctx: ReaderContext, numbers: str) -> None:
 def reader_file_with_code_points(reader_ctx: ReaderContext, docstring: str) -> None:
     """Characters a feature file cannot show (or its parser would take as a line break) written by code
     point; the file's lines are the docstring's, split at ``\\n`` only."""
-    text = re.sub(r"\{U\+([0-9A-F]{4,6})\}", lambda found: chr(int(found.group(1), 16)), docstring)
-    reader_ctx.lines = text.split("\n")
+    reader_ctx.lines = cells.expand(docstring).split("\n")
     reader_ctx.write()
 
 

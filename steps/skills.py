@@ -23,8 +23,7 @@ import pytest
 from pytest_bdd import given, parsers, then, when
 from pytest_mock import MockerFixture
 
-from synapse_spec import contract, probes
-from synapse_spec.cells import code_points
+from synapse_spec import cells, contract, probes
 
 SOURCE = "/tmp/incoming"
 
@@ -396,7 +395,7 @@ def importer_installed_extra(
     importer_ctx: ImporterContext, name: str, hidden: str, bare: str, docstring: str
 ) -> None:
     (importer_ctx.skills_dir / name).mkdir()
-    (importer_ctx.skills_dir / name / "SKILL.md").write_text(code_points(docstring) + "\n", encoding="utf-8")
+    (importer_ctx.skills_dir / name / "SKILL.md").write_text(cells.expand(docstring) + "\n", encoding="utf-8")
     (importer_ctx.skills_dir / hidden).mkdir()
     (importer_ctx.skills_dir / hidden / "SKILL.md").write_text(
         _skill_md("A half-copied skill"), encoding="utf-8"
@@ -624,12 +623,7 @@ def importer_versions_capped(
     importer_ctx: ImporterContext, name: str, count: str, newest: str, oldest: str
 ) -> None:
     versions = importer_ctx.skills_dir / name / "versions"
-    kept = sorted((p for p in versions.iterdir() if p.is_dir()), reverse=True)
-    assert len(kept) == int(count), f"{name} should keep {count} versions, has {[p.name for p in kept]}"
-    assert oldest not in [p.name for p in kept], f"the oldest version {oldest} should have been removed"
-    assert _description_of((kept[0] / "SKILL.md").read_text(encoding="utf-8")) == newest, (
-        f"the newest version {kept[0].name} should be the skill before the merge"
-    )
+    _assert_versions_capped(name, [p for p in versions.iterdir() if p.is_dir()], count, newest, oldest)
 
 
 @then(parsers.parse("模型应被询问 `{count:d}` 次"))
@@ -686,7 +680,7 @@ def importer_model_asked(importer_ctx: ImporterContext, count: int, first: str, 
         assert call.messages and call.messages[-1].get("role") == "user", (
             "the request should end with the user"
         )
-        for expected in map(code_points, (first, second)):
+        for expected in map(cells.expand, (first, second)):
             assert any(expected in text for text in texts), f"the request should contain {expected!r}"
     assert importer_ctx.llm.pending == 0, "every scripted answer should have been used"
 
@@ -954,7 +948,12 @@ def importer_visible_versions_capped(
     importer_ctx: ImporterContext, name: str, count: str, newest: str, oldest: str
 ) -> None:
     versions = importer_ctx.skills_dir / name / "versions"
-    kept = sorted((p for p in versions.iterdir() if p.is_dir() and not p.name.startswith(".")), reverse=True)
+    visible = [p for p in versions.iterdir() if p.is_dir() and not p.name.startswith(".")]
+    _assert_versions_capped(name, visible, count, newest, oldest)
+
+
+def _assert_versions_capped(name: str, versions: list[Path], count: str, newest: str, oldest: str) -> None:
+    kept = sorted(versions, reverse=True)
     assert len(kept) == int(count), f"{name} should keep {count} versions, has {[p.name for p in kept]}"
     assert oldest not in [p.name for p in kept], f"the oldest version {oldest} should have been removed"
     assert _description_of((kept[0] / "SKILL.md").read_text(encoding="utf-8")) == newest, (
@@ -1098,7 +1097,7 @@ def importer_log_names(caplog: pytest.LogCaptureFixture, count: str, level: str,
 @given(parsers.parse('技能目录中还有 SKILL.md 为如下内容的技能 "{name}"'))
 def importer_installed_with_text(importer_ctx: ImporterContext, name: str, docstring: str) -> None:
     (importer_ctx.skills_dir / name).mkdir()
-    (importer_ctx.skills_dir / name / "SKILL.md").write_text(code_points(docstring) + "\n", encoding="utf-8")
+    (importer_ctx.skills_dir / name / "SKILL.md").write_text(cells.expand(docstring) + "\n", encoding="utf-8")
 
 
 @given("技能目录拒绝新建任何条目")

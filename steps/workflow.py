@@ -23,8 +23,7 @@ from typing import Any
 import pytest
 from pytest_bdd import given, parsers, then, when
 
-from synapse_spec import contract, fuzz, probes
-from synapse_spec.cells import code_points
+from synapse_spec import cells, contract, fuzz, probes
 
 # The original plugin's agent for each stage: the SubagentStop event names the agent, not the stage.
 WF_STAGE_AGENTS = {
@@ -1440,7 +1439,7 @@ def wf_given_threshold_env(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
     if value == "(未設定)":
         monkeypatch.delenv(WF_THRESHOLD_ENV, raising=False)
     else:
-        monkeypatch.setenv(WF_THRESHOLD_ENV, code_points(value))
+        monkeypatch.setenv(WF_THRESHOLD_ENV, cells.expand(value))
 
 
 @given(parsers.re(r"transcript 檔案恰好 (?P<size>\d+) bytes$"))

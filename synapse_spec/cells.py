@@ -8,13 +8,13 @@ _CODE_POINT = re.compile(r"\{U\+([0-9A-Fa-f]{4,6})\}")
 _REPEAT = re.compile(r"\{([^{}\s]+) \* ([0-9]+)\}")
 
 
-def code_points(text: str) -> str:
+def expand(text: str) -> str:
     """``{U+FEFF}``-style code points, for characters that would be invisible or break a table, and
     ``{0 * 308}`` for a text repeated (``0`` 308 times), too long for a cell."""
     text = _REPEAT.sub(lambda found: found.group(1) * int(found.group(2)), text)
     return _CODE_POINT.sub(lambda found: chr(int(found.group(1), 16)), text)
 
 
-def cell_text(text: str) -> str:
-    """``\\n`` for a line break, and the notations of :func:`code_points`."""
-    return code_points(text.replace("\\n", "\n"))
+def text(cell: str) -> str:
+    """``\\n`` for a line break, and the notations of :func:`expand`."""
+    return expand(cell.replace("\\n", "\n"))
