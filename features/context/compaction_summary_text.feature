@@ -25,3 +25,17 @@ Feature: 总结文本取自模型回复的文本片段
       | text     | 测试已全部通过    |
     When 执行 compact
     Then 压缩结果应为 `success=true`，第一条消息的文本为 "[Compressed History]\n\n## Current Status\n测试已全部通过"
+
+  @CTX-101
+  Scenario Outline: 总结按模型所写保留首尾的空白 — <情形>
+    The original puts the reply's text after the `[Compressed History]` prefix as the model wrote it: only
+    the test for an empty summary trims it, so a summary that opens with a blank line and an indented list item, or
+    ends with a newline, keeps them.
+    Given 模型的总结回复为 "<回复>"
+    When 执行 compact
+    Then 压缩结果应为 `success=true`，第一条消息的文本为 "[Compressed History]\n\n<回复>"
+
+    Examples:
+      | 情形             | 回复                                  |
+      | 以空行与缩进开头 | \n  - 测试已全部通过\n  - 还剩文档要写 |
+      | 以换行结尾       | ## Current Status\n测试已全部通过\n   |

@@ -207,3 +207,24 @@ Feature: 多片段 tool 消息的卸载与恢复
     When 调用 `offloadIfNeeded(messages)`
     Then `offloadedCount` 应为 `1`
     And 第 `1` 条消息应卸载为 `.txt` 文件
+
+  @CTX-102
+  Scenario Outline: 首尾的空白也计入与 `minChars` 比较的长度 — <情形>
+    The original compares the length of the text it would save, white space at its ends included: command
+    output ends with a newline and may be indented, and a result over `minChars` only with them is
+    offloaded whole, that white space kept in the file.
+    Given 一个每字符计 1 token 的计数器与一个空的会话 offload 目录
+    And ContextManager 参数为 `scanRatio=1` 与 `minChars=50`
+    And 历史消息为:
+      | role | text   | repeat |
+      | tool | <文本> | 1      |
+      | user | 继续   | 1      |
+    And 当前 token 超过 offload 阈值
+    When 调用 `offloadIfNeeded(messages)`
+    Then `offloadedCount` 应为 `1`
+    And 第 `1` 条消息的卸载文件内容应为其文本片段以换行连接
+
+    Examples:
+      | 情形                 | 文本                          |
+      | 50 个字符加结尾换行  | {x * 50}{U+000A}              |
+      | 两个空格缩进的 49 个字符 | {U+0020}{U+0020}{y * 49}      |
