@@ -839,9 +839,11 @@ def ctx_then_compact_called(ctx_state: CtxState) -> None:
         f"compact should have been called once in this step, "
         f"got {len(calls) - ctx_state.compact_calls_before}"
     )
-    assert calls[-1] == ctx_state.messages, "compact should receive the history as left by the offload"
     assert ctx_state.offload_double.calls[-1] == ctx_state.messages, (
         "the offload should run on the history first"
+    )
+    assert calls[-1] == ctx_state.offload_double.returned[-1], (
+        "compact should receive the history as left by the offload, not the history before it"
     )
 
 
@@ -968,6 +970,15 @@ def ctx_given_compactor(
     ctx_state.outside_dir.mkdir()
     ctx_state.llm = synapse.scripted_llm("main-model")
     ctx_state.preserve_count = 5
+
+
+@given("会话目录经由一个符号链接到达（如放在另一块磁盘上的会话目录）")
+def ctx_given_session_dir_through_link(ctx_state: CtxState) -> None:
+    real = ctx_state.root.parent / "sessions-on-another-disk" / ctx_state.session_dir.name
+    real.parent.mkdir()
+    ctx_state.session_dir.rename(real)
+    ctx_state.session_dir.symlink_to(real, target_is_directory=True)
+    assert ctx_state.offloaded_dir.is_dir() and ctx_state.session_dir.is_symlink()
 
 
 @given("offload 文件:")

@@ -150,3 +150,17 @@ Feature: Context compaction 触发规则
       | 0              | 100000         | 90000         | 10000       |
     And `stillExceedsThreshold=true` 且 `freedTokens < compactTriggerThreshold`
     Then 再下一次 `offloadIfNeeded(...)` 应触发 compact
+
+  @CTX-103 @beyond-seed
+  Scenario: 同一步里先 offload 再触发的 compact 压缩的是 offload 之后的历史
+    The original compacts the messages the offload left, not the history the step was given: compacting
+    the history from before the offload would put the long results back inline in the kept tail and
+    delete their new offload files as unreferenced.
+    Given offload 替身报告:
+      | offloadedCount | previousTokens | currentTokens | freedTokens |
+      | 2              | 100000         | 90000         | 10000       |
+    And `stillExceedsThreshold=true` 且 `freedTokens < compactTriggerThreshold`
+    And compact 替身返回 `success=true`
+    When 执行 `offloadIfNeeded(...)`
+    Then 应调用 `ContextCompactor.compact(...)`
+    And 编排结果应采用 compact 替身返回的消息

@@ -91,3 +91,33 @@ Feature: Offload 引用恢复安全边界
     Then 该文件不应被删除
     And 保留区消息应继续保持路径引用形式
     And 未被保留区引用的卸载文件应被删除并列入 `deletedFiles`
+
+  @CTX-104 @beyond-seed
+  Scenario: 会话目录经由符号链接到达时，保留区仍引用的卸载文件也不被删除
+    The kept tail's references and the listed offload files name the same files by the same path; the
+    original resolves both the same way (`path.resolve`, which never follows links), so a sessions
+    directory reached through a symbolic link keeps the files the tail references and deletes only the
+    others.
+    Given 会话目录经由一个符号链接到达（如放在另一块磁盘上的会话目录）
+    And offload 文件:
+      | file                    | content     |
+      | {offloaded}/early.txt   | 早期的工具输出     |
+      | {offloaded}/kept.txt    | 保留区仍引用的工具输出 |
+      | {offloaded}/orphan.txt  | 无人引用的工具输出   |
+    And 末尾保留消息中仍包含 `Tool result is at: <file>` 引用
+      | role      | text                                     | call |
+      | user      | 读取早期输出                                   |      |
+      | assistant | 调用 read                                  | c1   |
+      | tool      | Tool result is at: {offloaded}/early.txt | c1   |
+      | assistant | 读完了                                      |      |
+      | user      | 再读取一次                                    |      |
+      | user      | 请读取保留的输出                                 |      |
+      | assistant | 调用 read                                  | c2   |
+      | tool      | Tool result is at: {offloaded}/kept.txt  | c2   |
+      | assistant | 读完了                                      |      |
+      | user      | 继续                                       |      |
+    And 模型的总结回复为 "## Current Status\n读取完成"
+    When 执行 compact 清理阶段
+    Then 该文件不应被删除
+    And 保留区消息应继续保持路径引用形式
+    And 未被保留区引用的卸载文件应被删除并列入 `deletedFiles`
