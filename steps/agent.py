@@ -1539,6 +1539,17 @@ def agent_tool_error_kind(agent_world: AgentWorld, category: str, brief: str, ou
     agent_world.default_result = lambda: failure
 
 
+@given(
+    parsers.re(
+        r'^工具每次都返回没有 failureCategory 的错误，brief 为 "(?P<brief>[^"]*)"，'
+        r'output 为 "(?P<output>[^"]*)"，message 为 "(?P<message>[^"]*)"$'
+    )
+)
+def agent_tool_error_with_message(agent_world: AgentWorld, brief: str, output: str, message: str) -> None:
+    failure = _ToolResult(is_error=True, output=output, message=message, brief=brief, extras=None)
+    agent_world.default_result = lambda: failure
+
+
 @given(parsers.parse('{rounds:d} 轮工具调用之后模型直接回复 "{text}"'))
 def agent_rounds_then_reply(agent_world: AgentWorld, rounds: int, text: str) -> None:
     for _ in range(rounds):

@@ -31,6 +31,23 @@ Feature: AgentRunner 保护机制的细节
       |                   | No such file or directory              |                             | 换个办法完成了                                 |
       | timeout           | Usage: ls [path]                       | bash: rg: command not found | 换个办法完成了                                 |
 
+  @AGT-097
+  Scenario Outline: 没有 failureCategory 的失败只按 brief 与 output 中的关键字判断，不看 message
+    The original's keyword rule reads the brief and the output of an uncategorised failure
+    (`${brief}\n${output}`), not its message: a tool whose error message merely quotes a usage line, while
+    its brief and output say what went wrong, is an ordinary failure the model may correct by itself.
+    Given 工具每次都返回没有 failureCategory 的错误，brief 为 "<brief>"，output 为 "<output>"，message 为 "<message>"
+    And 3 轮工具调用之后模型直接回复 "换个办法完成了"
+    When 执行 `runner.run(...)`
+    Then run 应返回 "<result>"
+
+    Examples:
+      | brief              | output                      | message                                   | result                                         |
+      | Read failed        |                             | Invalid parameters: see usage: read PATH  | 换个办法完成了                                 |
+      | Read failed        | No such file: notes.md      | Usage: read PATH                          | 换个办法完成了                                 |
+      | Read failed        | bash: rg: command not found | Read failed                               | Consecutive tool execution failures; stopping. |
+      | Invalid parameters |                             | Read failed                               | Consecutive tool execution failures; stopping. |
+
   @AGT-032
   Scenario: 不计数的执行错误让连续失败重新计数
     Given 工具调用依次返回:
