@@ -1698,6 +1698,20 @@ def ses_then_usage_model(ses_world: SesWorld) -> None:
     )
 
 
+@when("会话以空的模型名记录一轮 usage")
+def ses_when_usage_with_empty_model(ses_world: SesWorld) -> None:
+    ses_world.session.update_usage(dict.fromkeys(ROUND_KEYS, 10), "")
+
+
+@then(parsers.parse("`getUsage()` 与索引中的 usage.model 都应仍为 `{model}`"))
+def ses_then_usage_model_kept(ses_world: SesWorld, model: str) -> None:
+    got = ses_world.session.get_usage().get("model")
+    assert got == model, f"update_usage(u, model='') should keep usage.model {model!r}, got {got!r}"
+    entry = _index_entry(ses_world.sessions_dir, ses_world.session.id)
+    stored = (entry.get("usage") or {}).get("model")
+    assert stored == model, f"the index entry's usage.model should stay {model!r}, got {stored!r}"
+
+
 @given(parsers.parse("`SYNAPSE_MAX_SESSIONS` 为 {setting}，即最多保留 {limit:d} 个会话"))
 def ses_given_max_sessions(
     ses_world: SesWorld, monkeypatch: pytest.MonkeyPatch, setting: str, limit: int
