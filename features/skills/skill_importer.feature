@@ -253,6 +253,7 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
       | 一个技能目录本身（含 SKILL.md）        |
       | 只含 `skills/` 子目录的目录            |
       | 含 `skills/` 子目录与隐藏目录的目录    |
+      | 技能目录旁另有装着技能的 `skills/` 目录的目录 |
 
   @SKL-065
   Scenario Outline: 导入源本身是技能目录时，技能名取自解析后的目录名，与路径的写法无关 — `<写法>`
@@ -847,3 +848,17 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     And `skill:import` 的 stderr 应包含 "Import source not found:" 紧接着导入源中 `missing` 的完整路径
     And 已安装的技能应只有 "git-commit"
     And 导入器不应询问模型
+
+  @SKL-088
+  Scenario: 导入源唯一的目录 `skills/` 本身是技能、其中没有技能目录时，导入的就是这个技能
+    The original unwraps a source whose one visible directory is `skills/` only when that directory holds
+    skills; otherwise it lists the source's own directories, and `skills/` holding a SKILL.md is then a
+    skill of that name.
+    Given 导入源中只有一个目录 `skills/`，它本身含 SKILL.md，其子目录 "scripts" 不含 SKILL.md
+    And 模型对相似度的回答为
+      """
+      {"similar": []}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: skills"
+    And 技能目录中的目录应恰好为 "git-commit、skills"
