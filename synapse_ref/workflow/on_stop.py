@@ -176,7 +176,7 @@ class SubagentStopHook:
         if verdict == "fail":
             messages += self._on_fail(updated, stage_key, definition.emoji, definition.label, emit)
         elif verdict == "reject":
-            messages += self._on_reject(updated, definition.label, emit)
+            messages += self._on_reject(updated, emit)
         elif verdict == "issues":
             messages += self._on_issues(session_id, definition.emoji, definition.label)
         else:
@@ -257,20 +257,22 @@ class SubagentStopHook:
             "⏭️ 下一步：委派 DEBUGGER 分析根因 → DEVELOPER 修復 → TESTER 驗證",
         ]
 
-    def _on_reject(self, state: WorkflowState, label: str, emit: _Emitter) -> list[str]:
+    def _on_reject(self, state: WorkflowState, emit: _Emitter) -> list[str]:
+        """The original says 審查拒絕 (review rejected) whichever reviewing stage rejected: a security or
+        database review is a review too, where the fail message names its stage."""
         rejects = state["rejectCount"]
         if rejects >= MAX_RETRIES:
             emit("error:fatal", {"reason": "拒絕上限", "rejectCount": rejects})
-            return [f"⛔ {label}拒絕已達上限（{MAX_RETRIES} 次）。請人工介入。"]
+            return [f"⛔ 審查拒絕已達上限（{MAX_RETRIES} 次）。請人工介入。"]
         if state["failCount"] > 0:  # a test failed too: its path leads, the reject reason goes along
             return [
-                f"🔙 {label}拒絕（{rejects}/{MAX_RETRIES}）",
+                f"🔙 審查拒絕（{rejects}/{MAX_RETRIES}）",
                 DOUBLE_FAILURE,
                 "⏭️ 協調策略（TEST FAIL > REVIEW REJECT）：等待 TEST 結果，以 TEST FAIL 路徑為主"
                 "（DEBUGGER → DEVELOPER → 再次並行 [REVIEW + TEST]），REVIEW reject 原因一併帶入",
             ]
         return [
-            f"🔙 {label}拒絕（{rejects}/{MAX_RETRIES}）",
+            f"🔙 審查拒絕（{rejects}/{MAX_RETRIES}）",
             "⏭️ 下一步：委派 DEVELOPER 修復（帶 reject 原因）→ REVIEWER 再審",
         ]
 
