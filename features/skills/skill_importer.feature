@@ -226,6 +226,7 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:<目标>`
     Then `skill:import` 的 stdout 应为 "Skipped: commit-helper"
     And 已安装技能 "git-commit" 的描述仍应为 "Write conventional commits"
+    And 技能 "git-commit" 不应有旧版本
     And 技能 "commit-helper" 不应被安装
     And 技能目录中的目录应恰好为 "git-commit"
     And `synapse.*` 日志应有 1 条警告
