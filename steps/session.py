@@ -974,6 +974,19 @@ def ses_when_record_usage(
     ses_world.session = session
 
 
+@when(parsers.parse("`SYNAPSE_HOME` 下的 `pricing.json` 随后改为 {pricing}"))
+def ses_when_pricing_file_changes(ses_world: SesWorld, pricing: str) -> None:
+    home = Path(os.environ["SYNAPSE_HOME"])
+    assert home.is_relative_to(ses_world.root), "SYNAPSE_HOME must point into the scenario's directory"
+    shutil.copyfile(PRICING_FIXTURES / pricing, home / "pricing.json")
+
+
+@when("同一会话再记录一轮 usage")
+def ses_when_record_another_round(ses_world: SesWorld, datatable: list[list[str]]) -> None:
+    (row,) = _table(datatable)
+    ses_world.session.update_usage(_round(row))
+
+
 @when(parsers.parse("会话记录一轮只含 {partial} 的 usage"))
 def ses_when_record_partial_usage(synapse: Implementation, ses_world: SesWorld, partial: str) -> None:
     session = synapse.create_session(ses_world.sessions_dir, model=ses_world.model)
