@@ -13,7 +13,6 @@ logged): the state update and the messages still reach the main agent.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import re
@@ -21,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from synapse_ref.js_text import SPACES, trim
+from synapse_ref.js_text import SPACES, json_parse, trim
 from synapse_ref.workflow.compact_suggestion import should_suggest_compact
 from synapse_ref.workflow.format import format_size
 from synapse_ref.workflow.registry import (
@@ -65,9 +64,9 @@ def parse_verdict(output: str, stage: str) -> str:
     """The agent's verdict, lower-cased: the VERDICT marker first, else keyword rules per stage."""
     marker = _VERDICT_MARKER.search(output)
     if marker:
-        try:
-            verdict = json.loads(marker.group(1)).get("result")
-        except json.JSONDecodeError:
+        try:  # as JSON.parse: a marker holding NaN or Infinity is no JSON, so the keyword rules decide
+            verdict = json_parse(marker.group(1)).get("result")
+        except ValueError:
             verdict = None
         if isinstance(verdict, str) and trim(verdict):
             return trim(verdict).lower()
