@@ -863,3 +863,25 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     When 用技能导入器执行 `skill:import <源目录>`
     Then `skill:import` 的 stdout 应为 "Imported: skills"
     And 技能目录中的目录应恰好为 "git-commit、skills"
+
+  @SKL-089
+  Scenario Outline: 相似度回答中含 `<值>` 时不是 JSON，照常导入并记录告警
+    The original reads the model's answer with JSON.parse, which refuses NaN and Infinity: such an answer
+    is as unreadable as prose (SKL-018), even when it names an installed skill as similar.
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型对相似度的回答为
+      """
+      {"similar": [{"name": "git-commit", "reason": "Both write commit messages", "score": <值>}]}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper"
+    And 已安装技能 "commit-helper" 的 SKILL.md 应与导入源中的相同
+    And `synapse.*` 日志应有 1 条警告
+
+    Examples:
+      | 值        |
+      | NaN       |
+      | Infinity  |
+      | -Infinity |

@@ -307,6 +307,8 @@ Feature: SubagentStop hook 與 compact 建議的細節
       | TEST   | tester        | <!-- VERDICT: {"result": 1} --> 2 tests failed       | fail    |
       | REVIEW | code-reviewer | <!-- VERDICT: {result: PASS} --> I reject this       | reject  |
       | DEV    | developer     | <!-- VERDICT: {"result": "WEIRD"} -->                | weird   |
+      | TEST   | tester        | 2 tests failed <!-- VERDICT: {"result": "PASS", "score": NaN} --> | fail    |
+      | REVIEW | code-reviewer | I reject this <!-- VERDICT: {"result": "PASS", "confidence": Infinity} --> | reject  |
 
   @WF-044 @live-settings
   Scenario: 事件沒有 session_id 時 hook 使用環境變數 CLAUDE_SESSION_ID
