@@ -613,6 +613,21 @@ def _write_skill_files(repl_world: ReplWorld, datatable: list[list[str]], newlin
         path.write_bytes(content.replace("\n", newline).encode("utf-8"))
 
 
+@given("`SYNAPSE_HOME` 指向另一个目录，其技能目录中有:")
+def repl_synapse_home_elsewhere(
+    repl_world: ReplWorld, monkeypatch: pytest.MonkeyPatch, datatable: list[list[str]]
+) -> None:
+    other = repl_world.synapse_home.parent / "exported-synapse"
+    header, *rows = datatable
+    assert header == ["path", "content"], f"unexpected table header {header}"
+    for relative, content in rows:
+        path = other / "skills" / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content, encoding="utf-8")
+    monkeypatch.setenv("SYNAPSE_HOME", str(other))
+    assert other != repl_world.synapse_home and repl_world.inject_home
+
+
 @given("未向 REPL 注入 Synapse 主目录")
 def repl_home_not_injected(repl_world: ReplWorld) -> None:
     repl_world.inject_home = False

@@ -974,6 +974,19 @@ def ses_when_record_usage(
     ses_world.session = session
 
 
+@when(parsers.parse("`SYNAPSE_HOME` 下的 `pricing.json` 随后改为 {pricing}"))
+def ses_when_pricing_file_changes(ses_world: SesWorld, pricing: str) -> None:
+    home = Path(os.environ["SYNAPSE_HOME"])
+    assert home.is_relative_to(ses_world.root), "SYNAPSE_HOME must point into the scenario's directory"
+    shutil.copyfile(PRICING_FIXTURES / pricing, home / "pricing.json")
+
+
+@when("同一会话再记录一轮 usage")
+def ses_when_record_another_round(ses_world: SesWorld, datatable: list[list[str]]) -> None:
+    (row,) = _table(datatable)
+    ses_world.session.update_usage(_round(row))
+
+
 @when(parsers.parse("会话记录一轮只含 {partial} 的 usage"))
 def ses_when_record_partial_usage(synapse: Implementation, ses_world: SesWorld, partial: str) -> None:
     session = synapse.create_session(ses_world.sessions_dir, model=ses_world.model)
@@ -1696,6 +1709,20 @@ def ses_then_usage_model(ses_world: SesWorld) -> None:
     assert stored == OPUS, (
         f"the index entry's usage.model should be {OPUS!r} after the switch, got {stored!r}"
     )
+
+
+@when("会话以空的模型名记录一轮 usage")
+def ses_when_usage_with_empty_model(ses_world: SesWorld) -> None:
+    ses_world.session.update_usage(dict.fromkeys(ROUND_KEYS, 10), "")
+
+
+@then(parsers.parse("`getUsage()` 与索引中的 usage.model 都应仍为 `{model}`"))
+def ses_then_usage_model_kept(ses_world: SesWorld, model: str) -> None:
+    got = ses_world.session.get_usage().get("model")
+    assert got == model, f"update_usage(u, model='') should keep usage.model {model!r}, got {got!r}"
+    entry = _index_entry(ses_world.sessions_dir, ses_world.session.id)
+    stored = (entry.get("usage") or {}).get("model")
+    assert stored == model, f"the index entry's usage.model should stay {model!r}, got {stored!r}"
 
 
 @given(parsers.parse("`SYNAPSE_MAX_SESSIONS` 为 {setting}，即最多保留 {limit:d} 个会话"))

@@ -484,6 +484,7 @@ SOURCE_LAYOUTS = (
     "一个技能目录本身（含 SKILL.md）",
     "只含 `skills/` 子目录的目录",
     "含 `skills/` 子目录与隐藏目录的目录",
+    "技能目录旁另有装着技能的 `skills/` 目录的目录",
 )
 
 
@@ -494,12 +495,24 @@ def importer_source_layout(importer_ctx: ImporterContext, layout: str, name: str
     if layout == SOURCE_LAYOUTS[0]:
         importer_ctx.source_dir = root / name
         skill = importer_ctx.source_dir
+    elif layout == SOURCE_LAYOUTS[3]:
+        skill = root / name
+        draft = root / "skills" / "draft"
+        draft.mkdir(parents=True)
+        (draft / "SKILL.md").write_text(_skill_md("A draft kept beside the skills"), encoding="utf-8")
     else:
         skill = root / "skills" / name
         if layout == SOURCE_LAYOUTS[2]:
             (root / ".git").mkdir()
     skill.mkdir(parents=True)
     (skill / "SKILL.md").write_text(_skill_md("Fix lint errors"), encoding="utf-8")
+
+
+@given(parsers.parse('导入源中只有一个目录 `skills/`，它本身含 SKILL.md，其子目录 "{sub}" 不含 SKILL.md'))
+def importer_source_skills_is_skill(importer_ctx: ImporterContext, sub: str) -> None:
+    skill = importer_ctx.source_dir / "skills"
+    (skill / sub).mkdir(parents=True)
+    (skill / "SKILL.md").write_text(_skill_md("Skills about skills"), encoding="utf-8")
 
 
 @when(parsers.re(r"用技能导入器执行 (?P<times>\d+) 次 `(?P<command>[^`]+)`"))

@@ -4,13 +4,16 @@ Both originals are JavaScript, and the spec follows them where a seed only gives
 or a message must be read as ``trim()``, ``parseInt``, ``parseFloat`` and ``Number()`` read it.  Python's
 own readings differ at the edges: ``str.strip()`` removes U+001C..U+001F and U+0085 and keeps U+FEFF;
 ``int()``, ``float()`` and ``\\d`` accept digits of every script (``'٥'`` is 5) and ``_`` between digits;
-``int()`` refuses more than 4,300 digits with an exception.
+``int()`` refuses more than 4,300 digits with an exception; ``json.loads`` takes ``NaN`` and ``Infinity``,
+which ``JSON.parse`` refuses.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
+from typing import Any
 
 WHITESPACE = (
     "\t\n\v\f\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
@@ -81,3 +84,13 @@ def number(text: str) -> float:
         except OverflowError:  # past the largest double, which JavaScript rounds to Infinity
             return math.inf
     return float(body)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def json_parse(text: str) -> Any:
+    """``JSON.parse(text)``: ``json.loads`` without the ``NaN``, ``Infinity`` and ``-Infinity`` it would
+    take; ``ValueError`` for any text that is not JSON."""
+    return json.loads(text, parse_constant=_refuse_constant)

@@ -75,3 +75,29 @@ Feature: ConversationReader 读取 Synapse 自身的会话行
       | toolUseId | content            |
       | call-1    | 3 passed\n1 failed |
       | call-2    | 日志第一行             |
+
+  @RDR-082
+  Scenario: 两条 tool 行之间夹着其它角色的行时，两条结果仍属同一个 user turn
+    A line of another role (`system`, an event another tool wrote) is dropped: it is no turn, so it does
+    not end the run of tool lines either. The results of one round stay one user turn, as they are when
+    the tool lines follow each other directly.
+    Given 会话文件内容如下
+      """
+      {"role":"user","content":[{"type":"text","text":"跑一下测试"}]}
+      {"role":"assistant","content":[{"type":"text","text":"好的。"}],"toolCalls":[{"id":"call-1","name":"bash","arguments":"{\"command\":\"npm test\"}"},{"id":"call-2","name":"read","arguments":"{\"path\":\"a.log\"}"}]}
+      {"role":"tool","toolCallId":"call-1","content":[{"type":"text","text":"3 passed"}]}
+      {"role":"system","content":"Context usage: 42%"}
+      {"role":"tool","toolCallId":"call-2","content":[{"type":"text","text":"日志第一行"}]}
+      {"role":"assistant","content":[{"type":"text","text":"都通过了。"}]}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 各 turn 的角色与文本应为
+      | role      | content    |
+      | user      | 跑一下测试 |
+      | assistant | 好的。     |
+      | user      |            |
+      | assistant | 都通过了。 |
+    And 第 3 个 turn 的 toolResults 内容应为
+      | toolUseId | content    |
+      | call-1    | 3 passed   |
+      | call-2    | 日志第一行 |

@@ -568,3 +568,23 @@ Feature: REPL 斜杠命令的分派与输出
           Show the working tree status
         mcp:git:log
       """
+
+  @REPL-057 @beyond-seed
+  Scenario: 注入了 Synapse 主目录时 `/skills` 列出其中的技能，不读 `SYNAPSE_HOME` 指向的另一个目录
+    The environment is the fallback for a REPL given no home (REPL-025); the home the REPL was started
+    with wins over it, as an option passed in wins over the environment elsewhere in Synapse.
+    Given 技能目录中有:
+      | path           | content                                               |
+      | alpha/SKILL.md | ---\nname: alpha\ndescription: Injected skill\n---\n  |
+    And `SYNAPSE_HOME` 指向另一个目录，其技能目录中有:
+      | path          | content                                               |
+      | beta/SKILL.md | ---\nname: beta\ndescription: Exported skill\n---\n   |
+    When 执行 `/skills`
+    Then 输出应逐行为:
+      """
+      Available Skills
+      ══════════════════════════════════════════════════
+        alpha
+          Injected skill
+          versions: (none)
+      """

@@ -31,6 +31,7 @@ Feature: 会话的 id、标题、文件与索引格式
       | 恰好 50 字符 | 01234567890123456789012345678901234567890123456789             | 01234567890123456789012345678901234567890123456789 |
       | 51 字符      | 012345678901234567890123456789012345678901234567890            | 01234567890123456789012345678901234567890123456... |
       | 截断处是空格 | 0123456789012345678901234567890123456789012345 789abcdef       | 0123456789012345678901234567890123456789012345 ... |
+      | 空的文本部分 | 修复 +  + 登录页面                                              | 修复  登录页面                                     |
 
   @SES-018
   Scenario: `update_usage` 传入模型时切换 usage 的模型
@@ -211,3 +212,13 @@ Feature: 会话的 id、标题、文件与索引格式
       | 1234567         | 2345678     | 12345678       | 1000000            | 1234.5    |
     When 调用 `formatCostOutput(usage)`
     Then 输出应为 `Token: 14,580,245 in / 2,345,678 out | Cache: 12,345,678 read / 1,000,000 write (85% hit) | Cost: $1234.50`
+
+  @SES-139
+  Scenario: `update_usage` 传入空的模型名时保留会话原来的模型，这一轮仍按原模型计价
+    The original switches the usage's model only for a model name that is given and not empty
+    (`if (model && model !== usage.model)`): a provider that reports no model for one response leaves
+    the session's model, and so its price, as they were.
+    When 创建一个新会话
+    And 会话以空的模型名记录一轮 usage
+    Then `getUsage()` 与索引中的 usage.model 都应仍为 `claude-sonnet-4-20250514`
+    And `totalCost` 应为 0.0002205

@@ -25,3 +25,20 @@ Feature: 会话文件与定价表的位置
       | setting    |
       | 未设置     |
       | 为空字符串 |
+
+  @SES-140
+  Scenario: 会话进行中才写入的 `pricing.json` 从下一轮起生效
+    The original loads the pricing table for every round it records (loadPricing() in updateUsage): a
+    price added while a session is open applies from the next round on, and the round recorded without
+    it stays unpriced.
+    Given `SYNAPSE_HOME` 指向一个目录，其中 `pricing.json` 为 (missing)
+    And 会话模型为 `claude-sonnet-4-20250514`
+    When 会话记录一轮 usage
+      | inputOther | output | inputCacheRead | inputCacheCreation |
+      | 1000       | 500    | 2000           | 100                |
+    Then `totalCost` 应为 null
+    When `SYNAPSE_HOME` 下的 `pricing.json` 随后改为 valid.json
+    And 同一会话再记录一轮 usage
+      | inputOther | output | inputCacheRead | inputCacheCreation |
+      | 1000       | 500    | 2000           | 100                |
+    Then `totalCost` 应为 0.011475

@@ -226,6 +226,7 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:<目标>`
     Then `skill:import` 的 stdout 应为 "Skipped: commit-helper"
     And 已安装技能 "git-commit" 的描述仍应为 "Write conventional commits"
+    And 技能 "git-commit" 不应有旧版本
     And 技能 "commit-helper" 不应被安装
     And 技能目录中的目录应恰好为 "git-commit"
     And `synapse.*` 日志应有 1 条警告
@@ -253,6 +254,7 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
       | 一个技能目录本身（含 SKILL.md）        |
       | 只含 `skills/` 子目录的目录            |
       | 含 `skills/` 子目录与隐藏目录的目录    |
+      | 技能目录旁另有装着技能的 `skills/` 目录的目录 |
 
   @SKL-065
   Scenario Outline: 导入源本身是技能目录时，技能名取自解析后的目录名，与路径的写法无关 — `<写法>`
@@ -847,3 +849,39 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     And `skill:import` 的 stderr 应包含 "Import source not found:" 紧接着导入源中 `missing` 的完整路径
     And 已安装的技能应只有 "git-commit"
     And 导入器不应询问模型
+
+  @SKL-088
+  Scenario: 导入源唯一的目录 `skills/` 本身是技能、其中没有技能目录时，导入的就是这个技能
+    The original unwraps a source whose one visible directory is `skills/` only when that directory holds
+    skills; otherwise it lists the source's own directories, and `skills/` holding a SKILL.md is then a
+    skill of that name.
+    Given 导入源中只有一个目录 `skills/`，它本身含 SKILL.md，其子目录 "scripts" 不含 SKILL.md
+    And 模型对相似度的回答为
+      """
+      {"similar": []}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: skills"
+    And 技能目录中的目录应恰好为 "git-commit、skills"
+
+  @SKL-089
+  Scenario Outline: 相似度回答中含 `<值>` 时不是 JSON，照常导入并记录告警
+    The original reads the model's answer with JSON.parse, which refuses NaN and Infinity: such an answer
+    is as unreadable as prose (SKL-018), even when it names an installed skill as similar.
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型对相似度的回答为
+      """
+      {"similar": [{"name": "git-commit", "reason": "Both write commit messages", "score": <值>}]}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper"
+    And 已安装技能 "commit-helper" 的 SKILL.md 应与导入源中的相同
+    And `synapse.*` 日志应有 1 条警告
+
+    Examples:
+      | 值        |
+      | NaN       |
+      | Infinity  |
+      | -Infinity |

@@ -99,3 +99,15 @@ Feature: Strategic Compact — 原實作缺陷的修正
     When SubagentStop hook 收到 `tester` 的結束事件，VERDICT 為 PASS
     Then hook 記錄 TEST:2 的結果為 pass
     And workflow state 的 `currentStage` 為 TEST
+
+  @WF-129
+  Scenario: hook 剛完成的 stage 也計入 compact 冷卻：compact 後第 2 個完成的 stage 就再次建議
+    The original records the stage's `stage:complete` before it asks shouldSuggestCompact, so the stage
+    that just passed is one of the `minStagesSinceCompact` (2) stages completed since the last compaction.
+    Given 一個 standard workflow 的 DEV stage 正在進行
+    And timeline 中有一筆 `session:compact` 事件（在 TEST 之前發生）
+    And 在該事件之後只有 1 個 `stage:complete` 事件（TEST）
+    And transcript 檔案大小為 6.5MB（> 5MB 閾值）
+    When SubagentStop hook 收到 `developer` 的結束事件，VERDICT 為 PASS
+    Then `result` 字串中包含 `'6.5MB'`（格式化後的大小）
+    And timeline 中出現一筆 `session:compact-suggestion` 事件

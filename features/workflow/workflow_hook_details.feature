@@ -307,6 +307,8 @@ Feature: SubagentStop hook 與 compact 建議的細節
       | TEST   | tester        | <!-- VERDICT: {"result": 1} --> 2 tests failed       | fail    |
       | REVIEW | code-reviewer | <!-- VERDICT: {result: PASS} --> I reject this       | reject  |
       | DEV    | developer     | <!-- VERDICT: {"result": "WEIRD"} -->                | weird   |
+      | TEST   | tester        | 2 tests failed <!-- VERDICT: {"result": "PASS", "score": NaN} --> | fail    |
+      | REVIEW | code-reviewer | I reject this <!-- VERDICT: {"result": "PASS", "confidence": Infinity} --> | reject  |
 
   @WF-044 @live-settings
   Scenario: 事件沒有 session_id 時 hook 使用環境變數 CLAUDE_SESSION_ID
@@ -552,3 +554,40 @@ Feature: SubagentStop hook 與 compact 建議的細節
     And transcript 是指向另一個目錄中 6.5MB 檔案的符號連結
     When `shouldSuggestCompact` 以選項 {} 執行
     Then 回傳的結果是 {"suggest": true, "reason": "transcript 大小 6.5MB 超過閾值 5.0MB", "transcriptSize": 6500000}
+
+  @WF-130
+  Scenario Outline: 安全審查與資料庫審查 reject 時 hook 同樣說「審查拒絕」 — <stage> 第 <n> 次
+    The original's reject messages say 審查拒絕 (review rejected) whichever reviewing stage rejected, where
+    its fail message names the failing stage's label: a SECURITY or DB-REVIEW reject reads as the REVIEW
+    one does (WF-039).
+    Given 一個 <workflow> workflow 的 <stage> stage 正在進行
+    And <stage> 已經以 REJECT 結束 <before> 次，每次都重新開始
+    When SubagentStop hook 收到 `<agent>` 的結束事件，VERDICT 為 REJECT
+    Then hook 的 `result` 逐行為：
+      """
+      🔙 審查拒絕（<n>/3）
+      ⏭️ 下一步：委派 DEVELOPER 修復（帶 reject 原因）→ REVIEWER 再審
+
+      💡 可選：委派 grader agent 評估此階段輸出品質（subagent_type: ot:grader，傳入 STAGE=<stage> AGENT=<agent> SESSION_ID=<sid>）
+      """
+    And workflow state 的 rejectCount 為 <n>
+
+    Examples:
+      | workflow      | stage     | agent             | before | n |
+      | secure        | SECURITY  | security-reviewer | 0      | 1 |
+      | db-review     | DB-REVIEW | database-reviewer | 1      | 2 |
+
+  @WF-131
+  Scenario: 安全審查第 3 次 reject 達到上限時 hook 說「審查拒絕已達上限」
+    As WF-040 for REVIEW: the original's limit message names the review, whichever reviewing stage
+    rejected.
+    Given 一個 security-only workflow 的 SECURITY stage 正在進行
+    And SECURITY 已經以 REJECT 結束 2 次，每次都重新開始
+    When SubagentStop hook 收到 `security-reviewer` 的結束事件，VERDICT 為 REJECT
+    Then hook 的 `result` 逐行為：
+      """
+      ⛔ 審查拒絕已達上限（3 次）。請人工介入。
+
+      💡 可選：委派 grader agent 評估此階段輸出品質（subagent_type: ot:grader，傳入 STAGE=SECURITY AGENT=security-reviewer SESSION_ID=<sid>）
+      """
+    And workflow state 的 rejectCount 為 3

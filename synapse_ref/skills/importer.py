@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import json
 import logging
 import os
 import re
@@ -36,7 +35,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from synapse_ref.context.settings import parse_env_positive_int
-from synapse_ref.js_text import trim
+from synapse_ref.js_text import json_parse, trim
 from synapse_ref.llm.ports import LLMClient
 from synapse_ref.skills.skill_file import strip_wrapping_quotes
 
@@ -259,7 +258,7 @@ class SkillImporter:
         )
         try:
             reply = await self._llm.generate(SIMILARITY_SYSTEM_PROMPT, [_user(prompt)])
-            answer = json.loads(_text_of(reply.message))
+            answer = json_parse(_text_of(reply.message))  # as JSON.parse: NaN or Infinity is no JSON
         except Exception as error:
             logger.warning("Similarity detection failed, importing without it: %s", error)
             return None

@@ -13,7 +13,6 @@ logged): the state update and the messages still reach the main agent.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import re
@@ -21,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from synapse_ref.js_text import SPACES, trim
+from synapse_ref.js_text import SPACES, json_parse, trim
 from synapse_ref.workflow.compact_suggestion import should_suggest_compact
 from synapse_ref.workflow.format import format_size
 from synapse_ref.workflow.registry import (
@@ -65,9 +64,9 @@ def parse_verdict(output: str, stage: str) -> str:
     """The agent's verdict, lower-cased: the VERDICT marker first, else keyword rules per stage."""
     marker = _VERDICT_MARKER.search(output)
     if marker:
-        try:
-            verdict = json.loads(marker.group(1)).get("result")
-        except json.JSONDecodeError:
+        try:  # as JSON.parse: a marker holding NaN or Infinity is no JSON, so the keyword rules decide
+            verdict = json_parse(marker.group(1)).get("result")
+        except ValueError:
             verdict = None
         if isinstance(verdict, str) and trim(verdict):
             return trim(verdict).lower()
@@ -176,7 +175,7 @@ class SubagentStopHook:
         if verdict == "fail":
             messages += self._on_fail(updated, stage_key, definition.emoji, definition.label, emit)
         elif verdict == "reject":
-            messages += self._on_reject(updated, definition.label, emit)
+            messages += self._on_reject(updated, emit)
         elif verdict == "issues":
             messages += self._on_issues(session_id, definition.emoji, definition.label)
         else:
@@ -257,20 +256,22 @@ class SubagentStopHook:
             "⏭️ 下一步：委派 DEBUGGER 分析根因 → DEVELOPER 修復 → TESTER 驗證",
         ]
 
-    def _on_reject(self, state: WorkflowState, label: str, emit: _Emitter) -> list[str]:
+    def _on_reject(self, state: WorkflowState, emit: _Emitter) -> list[str]:
+        """The original says 審查拒絕 (review rejected) whichever reviewing stage rejected: a security or
+        database review is a review too, where the fail message names its stage."""
         rejects = state["rejectCount"]
         if rejects >= MAX_RETRIES:
             emit("error:fatal", {"reason": "拒絕上限", "rejectCount": rejects})
-            return [f"⛔ {label}拒絕已達上限（{MAX_RETRIES} 次）。請人工介入。"]
+            return [f"⛔ 審查拒絕已達上限（{MAX_RETRIES} 次）。請人工介入。"]
         if state["failCount"] > 0:  # a test failed too: its path leads, the reject reason goes along
             return [
-                f"🔙 {label}拒絕（{rejects}/{MAX_RETRIES}）",
+                f"🔙 審查拒絕（{rejects}/{MAX_RETRIES}）",
                 DOUBLE_FAILURE,
                 "⏭️ 協調策略（TEST FAIL > REVIEW REJECT）：等待 TEST 結果，以 TEST FAIL 路徑為主"
                 "（DEBUGGER → DEVELOPER → 再次並行 [REVIEW + TEST]），REVIEW reject 原因一併帶入",
             ]
         return [
-            f"🔙 {label}拒絕（{rejects}/{MAX_RETRIES}）",
+            f"🔙 審查拒絕（{rejects}/{MAX_RETRIES}）",
             "⏭️ 下一步：委派 DEVELOPER 修復（帶 reject 原因）→ REVIEWER 再審",
         ]
 

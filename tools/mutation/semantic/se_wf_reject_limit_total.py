@@ -25,12 +25,12 @@ PATTERN = "precedence between two sources of one value"
 _reference_on_reject = on_stop.SubagentStopHook.__dict__["_on_reject"]
 
 
-def _on_reject(self: Any, state: Any, label: str, emit: Any) -> list[str]:
+def _on_reject(self: Any, state: Any, emit: Any) -> list[str]:
     rejects = state["rejectCount"]
     if rejects + state["failCount"] >= MAX_RETRIES:
         emit("error:fatal", {"reason": "拒絕上限", "rejectCount": rejects})
-        return [f"⛔ {label}拒絕已達上限（{MAX_RETRIES} 次）。請人工介入。"]
-    return list(_reference_on_reject(self, state, label, emit))  # below both limits: the same messages
+        return [f"⛔ 審查拒絕已達上限（{MAX_RETRIES} 次）。請人工介入。"]
+    return list(_reference_on_reject(self, state, emit))  # below both limits: the same messages
 
 
 @contextlib.contextmanager
