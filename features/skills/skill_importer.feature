@@ -885,3 +885,19 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
       | NaN       |
       | Infinity  |
       | -Infinity |
+
+  @SKL-090
+  Scenario: 旧版本目录中今天日期后面不是编号的目录不是旧版本，不打乱当天的编号
+    A directory such as `<today>-before-refactor`, made by hand beside the versions, is no version: the next
+    version takes the day's next number after the numbered ones, and the hand-made directory stays as it
+    was.
+    Given 技能 "git-commit" 已有今天（UTC）的旧版本 "001、before-refactor"
+    And 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并结果依次为描述如下的 SKILL.md
+      | description |
+      | 合并结果    |
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper → git-commit"
+    And 技能 "git-commit" 今天（UTC）的旧版本应为 "001、002、before-refactor"，其中 "002" 的描述为 "Write conventional commits"
