@@ -13,7 +13,6 @@ reached without a link.
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 from collections.abc import Iterable
 
@@ -24,26 +23,17 @@ AREAS = ("context",)
 PATTERN = "two sources normalised by different rules"
 BASELINE = "_baseline_orchestrator"
 
-logger = logging.getLogger("synapse.context.compactor")
-
 
 class Compactor(ContextCompactor):
     def cleanup_offloaded_files(self, retained: Iterable[str] = ()) -> list[str]:
-        keep: set[str] = set()
+        # The references resolved, the listing only made absolute: keep exactly the listed files whose
+        # absolute path is a resolved reference, by handing the reference's own cleanup those files.
+        resolved: set[str] = set()
         for path in retained:
             with contextlib.suppress(OSError, ValueError):
-                keep.add(os.path.realpath(path))
-        deleted: list[str] = []
-        for file in self.storage.list_files():
-            if os.path.abspath(file) in keep:
-                continue
-            try:
-                self.storage.remove(file)
-            except Exception as exc:
-                logger.warning("Failed to delete offloaded file during compact cleanup: %s (%s)", file, exc)
-                continue
-            deleted.append(file)
-        return deleted
+                resolved.add(os.path.realpath(path))
+        kept = [file for file in self.storage.list_files() if os.path.abspath(file) in resolved]
+        return super().cleanup_offloaded_files(kept)
 
 
 class Mutant(CompactorMutant):
