@@ -982,6 +982,7 @@ def ses_when_pricing_file_changes(ses_world: SesWorld, pricing: str) -> None:
 
 
 @when("同一会话再记录一轮 usage")
+@when("该会话记录一轮 usage")
 def ses_when_record_another_round(ses_world: SesWorld, datatable: list[list[str]]) -> None:
     (row,) = _table(datatable)
     ses_world.session.update_usage(_round(row))

@@ -1142,6 +1142,24 @@ def importer_long_name_imported(
     importer_installed_copy(importer_ctx, _long_name(length))
 
 
+@given(parsers.parse("导入源目录中还有一个名称由 {count:d} 个「{char}」组成的技能"))
+def importer_source_repeated_name(importer_ctx: ImporterContext, count: int, char: str) -> None:
+    _write_skills(importer_ctx.source_dir, [["name", "description"], [char * count, "Fix lint errors"]])
+
+
+@then(
+    parsers.parse(
+        '`skill:import` 的 stdout 应为 "Imported: " 加上这个由 {count:d} 个「{char}」组成的名称，'
+        "已安装的 SKILL.md 与导入源中的相同"
+    )
+)
+def importer_repeated_name_imported(
+    importer_ctx: ImporterContext, skills_ctx: SkillsContext, count: int, char: str
+) -> None:
+    importer_stdout_is(skills_ctx, f"Imported: {char * count}")
+    importer_installed_copy(importer_ctx, char * count)
+
+
 @given(parsers.parse("导入源目录中有一个普通文件 `{name}`"))
 def importer_given_plain_file(importer_ctx: ImporterContext, name: str) -> None:
     (importer_ctx.source_dir / name).write_text("# not a skill directory\n", encoding="utf-8")

@@ -85,6 +85,7 @@ class WfContext:
     snapshot: tuple[Any, Any] | None = None
     events_before: int = 0
     clock: WfClock = field(default_factory=WfClock)
+    other_home: Path | None = None
 
 
 @pytest.fixture
@@ -1366,6 +1367,22 @@ def wf_then_recorded_verdict(wf_ctx: WfContext, stage: str, verdict: str) -> Non
         if e.get("stage") == stage
     ]
     assert completes == [verdict], f"one stage:complete for {stage} with result {verdict!r}, got {completes}"
+
+
+@given("`SYNAPSE_WORKFLOW_HOME` 指向場景目錄中另一個空的目錄")
+def wf_given_other_workflow_home(wf_ctx: WfContext, monkeypatch: pytest.MonkeyPatch) -> None:
+    wf_ctx.other_home = wf_ctx.tmp / "other-workflow-home"
+    wf_ctx.other_home.mkdir()
+    monkeypatch.setenv("SYNAPSE_WORKFLOW_HOME", str(wf_ctx.other_home))
+
+
+@then("`SYNAPSE_WORKFLOW_HOME` 指向的目錄仍是空的")
+def wf_then_other_home_empty(wf_ctx: WfContext) -> None:
+    assert wf_ctx.other_home is not None
+    found = sorted(str(p.relative_to(wf_ctx.other_home)) for p in wf_ctx.other_home.rglob("*"))
+    assert not found, (
+        f"a workflow given its root should write nothing under SYNAPSE_WORKFLOW_HOME, found {found}"
+    )
 
 
 @given(parsers.re(r"環境變數 CLAUDE_SESSION_ID 是該 session 的 id，前後帶有空白"))

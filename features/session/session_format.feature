@@ -175,6 +175,17 @@ Feature: 会话的 id、标题、文件与索引格式
       | 没有 user 消息   | [{"role": "assistant", "content": [{"type": "text", "text": "只有回复"}]}]                                                                                        | null               |
       | 压缩后的历史     | [{"role": "user", "content": [{"type": "text", "text": "[Compressed History]\\n\\n早先讨论了按钮颜色"}]}, {"role": "assistant", "content": [{"type": "text", "text": "好"}]}] | "把按钮改成蓝色的" |
 
+  @SES-141 @beyond-seed
+  Scenario: 还没有标题的会话被压缩后以摘要的第一条 user 消息为标题
+    A compaction summary keeps a title the session already has (SES-032), but it does not stop a session
+    from getting one: the original sets the title from the rewritten history's first user message, so a
+    session compacted while it is still untitled (its first message had no text) is titled by the summary.
+    When 创建一个新会话
+    And 一次追加以下消息 [{"role": "user", "content": [{"type": "image", "text": "截图"}]}, {"role": "assistant", "content": [{"type": "text", "text": "看到了"}]}]
+    Then 会话标题应为 null，索引中亦然
+    When 用以下消息重写会话历史 [{"role": "user", "content": [{"type": "text", "text": "[Compressed History]\n\n早先讨论了按钮颜色"}]}, {"role": "assistant", "content": [{"type": "text", "text": "好"}]}]
+    Then 会话标题应为 "[Compressed History]\n\n早先讨论了按钮颜色"，索引中亦然
+
   @SES-091
   Scenario: 长历史中靠后的损坏行，warning 指出的仍是它在文件中的行号
     Given history 文件有 3000 行合法消息，其中第 1500 行与第 2999 行为非法 JSON

@@ -42,3 +42,14 @@ Feature: 会话文件与定价表的位置
       | inputOther | output | inputCacheRead | inputCacheCreation |
       | 1000       | 500    | 2000           | 100                |
     Then `totalCost` 应为 0.011475
+
+  @SES-142
+  Scenario: 创建会话时给出的定价表优先于 `SYNAPSE_HOME` 下的 `pricing.json`
+    The table a session is created with prices its rounds; `pricing.json` is read only for a session
+    created without one, so a file in the home directory with other prices changes nothing.
+    Given `SYNAPSE_HOME` 指向一个目录，其中 `pricing.json` 为 free.json
+    When 创建一个新会话
+    And 该会话记录一轮 usage
+      | inputOther | output | inputCacheRead | inputCacheCreation |
+      | 1000       | 500    | 2000           | 100                |
+    Then `totalCost` 应为 0.011475

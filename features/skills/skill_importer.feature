@@ -695,6 +695,25 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     When 用技能导入器执行 `skill:import <源目录>`
     Then `skill:import` 的 stdout 应为 "Imported: " 加上这个 250 个字符的名称，已安装的 SKILL.md 与导入源中的相同
 
+  @SKL-091 @beyond-seed
+  Scenario Outline: 名称的字节数接近上限的非 ASCII 技能照常导入 — <字符>
+    A directory name may have 255 bytes, not 255 characters: 84 CJK characters take 252 bytes and 63
+    emoji outside the BMP 252. Such a skill is imported like the 250-character ASCII one (SKL-044); the
+    copy must not fail on a working name that only an ASCII name keeps short enough.
+    Given 导入源目录中还有一个名称由 <个数> 个「<字符>」组成的技能
+    And 模型对相似度的回答为
+      """
+      {"similar": []}
+      """
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: " 加上这个由 <个数> 个「<字符>」组成的名称，已安装的 SKILL.md 与导入源中的相同
+
+    Examples:
+      | 字符 | 个数 |
+      | 技   | 84   |
+      | 🔧   | 63   |
+      | é    | 127  |
+
   @SKL-045 @beyond-seed
   Scenario: 导入源是一个文件而不是目录时以错误结束，指出该路径不是目录，且不安装任何技能
     The original refuses such a source with `Import source is not a directory: <path>` before reading

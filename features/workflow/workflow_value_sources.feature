@@ -12,6 +12,18 @@ Feature: SubagentStop hook 的值來源優先順序與每個分支後的清理
     Then hook 記錄 DEV 的結果為 pass
     And hook 的 `result` 第一行為「✅ 💻 開發完成」
 
+  @WF-132 @live-settings
+  Scenario: 給定 root 的 hook 指令不理會 `SYNAPSE_WORKFLOW_HOME`，只讀寫 root 之下的檔案
+    The variable only chooses the home of the program started without one; a workflow handed its root
+    keeps to it, so a hook run for this project's workflow while the variable names another home still
+    completes the stage here and leaves the other home untouched.
+    Given 一個 standard workflow 的 DEV stage 正在進行
+    And `SYNAPSE_WORKFLOW_HOME` 指向場景目錄中另一個空的目錄
+    When SubagentStop hook 收到 `developer` 的結束事件，VERDICT 為 PASS
+    Then hook 記錄 DEV 的結果為 pass
+    And hook 的 `result` 第一行為「✅ 💻 開發完成」
+    And `SYNAPSE_WORKFLOW_HOME` 指向的目錄仍是空的
+
   @WF-091
   Scenario Outline: hook 在任何 verdict 之後都刪除 session 目錄中的 active-agent.json — <verdict>
     Given 一個 standard workflow 的 DEV stage 正在進行

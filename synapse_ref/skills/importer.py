@@ -46,6 +46,7 @@ VERSIONS_DIR = "versions"
 MERGING_FILE = f".{SKILL_FILE}.merging"  # the merged SKILL.md before it replaces the old one
 _LINE_BREAK = re.compile(r"\r?\n")
 SNAPSHOT_SUFFIX = ".snapshot"  # a version being copied, hidden until it is whole
+STAGING_NAME_BYTES = 200
 MAX_VERSIONS_DEFAULT = 20
 """Versions kept per skill (``SYNAPSE_SKILL_MAX_VERSIONS``); older ones are removed after a merge."""
 
@@ -95,6 +96,16 @@ def _first_given(item: Mapping[str, Any], name: str, alias: str) -> Any:
     field gives way to its alias; an empty one stays, and then names nothing."""
     value = item.get(name)
     return value if value is not None else item.get(alias)
+
+
+def staging_name(name: str) -> str:
+    """The hidden sibling a skill is copied into: ``.<name>.importing`` with at most
+    ``STAGING_NAME_BYTES`` bytes of the name, cut at a character, so it stays within ``NAME_MAX`` (255
+    bytes, not characters: 84 CJK characters already fill 252) for every name a directory can have."""
+    kept = name
+    while len(os.fsencode(kept)) > STAGING_NAME_BYTES:
+        kept = kept[:-1]
+    return f".{kept}.importing"
 
 
 def _max_versions(env: Mapping[str, str]) -> int:
@@ -181,10 +192,9 @@ class SkillImporter:
 
     # -- the three ways in -------------------------------------------------------------------------------
     def _copy(self, name: str, source: Path, target: Path, result: dict[str, Any]) -> None:
-        """Copy into a hidden sibling first, so a failed or killed copy leaves no half-installed skill; a
-        leftover of an interrupted import is cleared first.  The sibling's name keeps at most 200
-        characters of the skill's, so it stays within ``NAME_MAX`` (255) for the longest names."""
-        staging = target.with_name(f".{name[:200]}.importing")
+        """Copy into a hidden sibling first (see :func:`staging_name`), so a failed or killed copy leaves
+        no half-installed skill; a leftover of an interrupted import is cleared first."""
+        staging = target.with_name(staging_name(name))
         try:
             shutil.rmtree(staging, ignore_errors=True)
             shutil.copytree(source, staging, ignore=shutil.ignore_patterns(VERSIONS_DIR), symlinks=True)
