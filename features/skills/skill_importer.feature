@@ -737,6 +737,20 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     And 已安装技能 "git-commit" 的描述仍应为 "Write conventional commits"
     And 导入器不应询问模型
 
+  @SKL-092 @beyond-seed
+  Scenario: 同一个技能既由 `--continue` 又由 `--merge` 指定时按 `--continue` 原样导入，不询问模型
+    The original tries `--continue` before `--merge`: a skill named by both is copied as it is, the
+    installed merge target is left alone and the model is not asked.
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    When 用技能导入器执行 `skill:import <源目录> --continue=commit-helper --merge=commit-helper:git-commit`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper"
+    And 已安装技能 "commit-helper" 的 SKILL.md 应与导入源中的相同
+    And 已安装技能 "git-commit" 的描述仍应为 "Write conventional commits"
+    And 技能 "git-commit" 不应有旧版本
+    And 导入器不应询问模型
+
   @SKL-047
   Scenario Outline: 旧版本按 UTC 日期命名，实现进程的时区不是 UTC 时也一样 — <zone>
     The original names a version after toISOString(), the UTC date. The two zones lie 26 hours apart, so

@@ -591,3 +591,24 @@ Feature: SubagentStop hook 與 compact 建議的細節
       💡 可選：委派 grader agent 評估此階段輸出品質（subagent_type: ot:grader，傳入 STAGE=SECURITY AGENT=security-reviewer SESSION_ID=<sid>）
       """
     And workflow state 的 rejectCount 為 3
+
+  @WF-133
+  Scenario: 最後的並行 stage 中一個通過、另一個仍在進行時，進行中的 stage 也算尚未完成，照樣建議 compact
+    A stage still to come is any stage not completed, an active one included: `refactor` ends with REVIEW
+    and TEST:2 in parallel, and when TEST:2 passes while REVIEW still runs, the workflow is not over and
+    a large transcript is worth compacting before the review's outcome is handled.
+    Given 一個 refactor workflow 的 TEST:2 stage 正在進行
+    And code-reviewer 仍在進行 REVIEW（記錄於 `activeAgents`）
+    And transcript 檔案大小為 6.5MB（> 5MB 閾值）
+    When SubagentStop hook 收到 `tester` 的結束事件，VERDICT 為 PASS
+    Then hook 的 `result` 逐行為：
+      """
+      ✅ 🧪 測試完成
+      📊 請更新 TaskList：TaskUpdate status completed（測試）
+      ⏭️ 下一步：等待並行 agent 完成：code-reviewer
+
+      💾 transcript 已達 6.5MB，建議在繼續下一個 stage 前執行 /compact 壓縮 context。
+
+      💡 可選：委派 grader agent 評估此階段輸出品質（subagent_type: ot:grader，傳入 STAGE=TEST:2 AGENT=tester SESSION_ID=<sid>）
+      """
+    And `activeAgents` 只剩 code-reviewer
