@@ -50,6 +50,18 @@ Feature: 会话的 id、标题、文件与索引格式
     Then `getUsage()` 与索引中的 usage.model 都应为 `claude-opus-4-20250514`
     And `totalCost` 应为 null
 
+  @SES-144 @beyond-seed
+  Scenario: 会话换到定价表中没有的模型后，之前各轮的费用仍然保留
+    As SES-120, the round of a model without a price adds nothing to the cost; the rounds priced before
+    the switch keep theirs, so the cost stays known instead of turning unknown.
+    When 创建一个新会话
+    And 该会话记录一轮 usage
+      | inputOther | output | inputCacheRead | inputCacheCreation |
+      | 1000       | 500    | 2000           | 100                |
+    And 会话以模型 `claude-opus-4-20250514` 记录一轮 usage
+    Then `getUsage()` 与索引中的 usage.model 都应为 `claude-opus-4-20250514`
+    And `totalCost` 应为 0.011475
+
   @SES-019
   Scenario Outline: 超过 `SYNAPSE_MAX_SESSIONS` 时淘汰最旧的会话及其文件
     Given `SYNAPSE_MAX_SESSIONS` 为 <setting>，即最多保留 <limit> 个会话

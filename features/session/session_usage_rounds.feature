@@ -39,3 +39,30 @@ Feature: 只报告部分 token 种类的一轮 usage
                   {"inputOther": 0, "output": 2000, "inputCacheRead": 0, "inputCacheCreation": 0}],
        "totalCost": 0.03}
       """
+
+  @SES-143
+  Scenario: 已有费用的 usage 再累积一轮没有定价的模型时，费用保留已计入的部分，不变为未知
+    The original's accumulateUsage leaves `totalCost` as it was for a round whose model has no price
+    (`pricing === null ? totalCost : ...`): what the priced rounds cost stays known, it only stops
+    growing.
+    Given usage 记录为
+      """
+      {"totalInputOther": 0, "totalOutput": 2000, "totalCacheRead": 0, "totalCacheCreation": 0,
+       "model": "claude-opus-4-20250514",
+       "rounds": [{"inputOther": 0, "output": 2000, "inputCacheRead": 0, "inputCacheCreation": 0}],
+       "totalCost": 0.03}
+      """
+    When 按如下定价表累积一轮只含 {"inputOther": 1000, "output": 0, "inputCacheRead": 0, "inputCacheCreation": 0} 的 usage
+      """
+      {"claude-sonnet-4-20250514": {"inputPerMillion": 3, "outputPerMillion": 15,
+                                    "cacheReadPerMillion": 0.3, "cacheWritePerMillion": 3.75}}
+      """
+    Then 累积结果应为
+      """
+      {"totalInputOther": 1000, "totalOutput": 2000, "totalCacheRead": 0, "totalCacheCreation": 0,
+       "model": "claude-opus-4-20250514",
+       "rounds": [{"inputOther": 0, "output": 2000, "inputCacheRead": 0, "inputCacheCreation": 0},
+                  {"inputOther": 1000, "output": 0, "inputCacheRead": 0, "inputCacheCreation": 0}],
+       "totalCost": 0.03}
+      """
+
