@@ -751,6 +751,35 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     And 技能 "git-commit" 不应有旧版本
     And 导入器不应询问模型
 
+  @SKL-093 @beyond-seed
+  Scenario: 同一次导入中先装好的技能也在后一个技能的相似检查之列
+    The original lists the installed skills again for every source skill, so a skill the same import has
+    just installed is offered to the model when the next one is checked, and can be the one it resembles.
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+      | commit-lint   | Checks commit messages        |
+    And 模型对相似度的回答依次为
+      | answer                                                                              |
+      | {"similar": []}                                                                     |
+      | {"similar": [{"name": "commit-helper", "reason": "Both handle commit messages"}]} |
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为
+      """
+      Imported: commit-helper
+      Similar Skills:
+        - commit-lint ~ commit-helper: Both handle commit messages
+          --continue=commit-lint
+          --merge=commit-lint:commit-helper
+      """
+    And 模型应被询问 2 次，其最后一条 user 消息应包含如下文本
+      """
+      Existing skills:
+      - commit-helper: Helps writing commit messages
+      - git-commit: Write conventional commits
+      """
+    And 技能 "commit-lint" 不应被安装
+
   @SKL-047
   Scenario Outline: 旧版本按 UTC 日期命名，实现进程的时区不是 UTC 时也一样 — <zone>
     The original names a version after toISOString(), the UTC date. The two zones lie 26 hours apart, so
