@@ -17,12 +17,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from pytest_bdd import given, parsers, then, when
 from pytest_mock import MockerFixture
 
+from steps.support import PartsModel, parts_of
 from synapse_spec import cells, contract, probes
 
 SOURCE = "/tmp/incoming"
@@ -1048,6 +1049,22 @@ def importer_merged_file(importer_ctx: ImporterContext, name: str) -> None:
     expected = importer_ctx.merge_reply.strip() + "\n"
     got = (importer_ctx.skills_dir / name / "SKILL.md").read_bytes()
     assert got == expected.encode("utf-8"), f"SKILL.md should be {expected!r}, got {got!r}"
+
+
+@given("模型的合并结果依次由以下片段组成")
+def importer_merge_reply_of_parts(
+    importer_ctx: ImporterContext, synapse: contract.Implementation, datatable: list[list[str]]
+) -> None:
+    parts = [{**row, "text": cells.text(row["text"])} for row in parts_of(datatable)]
+    importer_ctx.merge_reply = "".join(p["text"] for p in parts if p["type"] == "text")
+    model = cast(contract.LLMClient, PartsModel("skill-model", parts))
+    importer_ctx.importer = synapse.skill_importer(importer_ctx.skills_dir, model)
+    importer_ctx.handler = synapse.skill_command_handler(importer_ctx.importer)
+
+
+@then(parsers.parse('已安装技能 "{name}" 的 SKILL.md 应为各文本片段直接相连、去掉首尾空白，以一个换行结尾'))
+def importer_merged_parts_file(importer_ctx: ImporterContext, name: str) -> None:
+    importer_merged_file(importer_ctx, name)
 
 
 def _today_utc() -> str:

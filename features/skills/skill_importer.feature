@@ -780,6 +780,24 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
       """
     And 技能 "commit-lint" 不应被安装
 
+  @SKL-094 @beyond-seed
+  Scenario: 模型分成几个片段回复的合并结果按片段直接相连写入 SKILL.md，非文本片段不计入
+    A reply may come in several parts (a provider streams them, a model thinks in between); as the
+    agent's final reply (AGT-087), the merged SKILL.md is its text parts put together as they came, so
+    no blank line appears where two parts meet.
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的合并结果依次由以下片段组成
+      | type     | text                                                                        |
+      | text     | ---\ndescription: Write conventional commits, with help for the message\n---\n |
+      | thinking | 再确认一下格式                                                                |
+      | text     | # git-commit (merged)\n                                                     |
+    When 用技能导入器执行 `skill:import <源目录> --merge=commit-helper:git-commit`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper → git-commit"
+    And 已安装技能 "git-commit" 的 SKILL.md 应为各文本片段直接相连、去掉首尾空白，以一个换行结尾
+    And 已安装技能 "git-commit" 的描述应为 "Write conventional commits, with help for the message"
+
   @SKL-047
   Scenario Outline: 旧版本按 UTC 日期命名，实现进程的时区不是 UTC 时也一样 — <zone>
     The original names a version after toISOString(), the UTC date. The two zones lie 26 hours apart, so
