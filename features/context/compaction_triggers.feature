@@ -75,6 +75,19 @@ Feature: Context compaction 触发规则
       | true    |
       | false   |
 
+  @CTX-107 @beyond-seed
+  Scenario: offload 后恰好等于阈值且释放不足时也触发 compact
+    A history that sits exactly on the threshold after the offload still exceeds it, by the offload's own
+    rule (`currentTokens >= offloadThreshold`, the rule that starts an offload): the orchestrator compacts
+    on the offload's `stillExceedsThreshold`, never on a stricter comparison of its own.
+    Given offload 替身报告:
+      | offloadedCount | previousTokens | currentTokens | freedTokens |
+      | 1              | 90000          | 80000         | 10000       |
+    And `stillExceedsThreshold=true` 且 `freedTokens < compactTriggerThreshold`
+    When 执行 `offloadIfNeeded(...)`
+    Then 应调用 `ContextCompactor.compact(...)`
+    And 编排结果应采用 compact 替身返回的消息
+
   @CTX-079 @beyond-seed
   Scenario: `forceCompact` 不开始冷却期：紧接着需要 compact 的一步照常触发
     `forceCompact` (behind `/compact`) compacts now, without an offload first; it neither waits for the

@@ -71,6 +71,10 @@ class Orchestrator:
 
     # -- the decisions a mutant may break ------------------------------------------------------------------
 
+    def still_over(self, offload: Any) -> bool:
+        """Whether the offload left the history over the threshold (the offload's own verdict)."""
+        return bool(offload.still_exceeds_threshold)
+
     def cooldown_over(self) -> bool:
         return self.step - self.last_attempt >= self.settings.compact_cooldown_steps
 
@@ -91,11 +95,7 @@ class Orchestrator:
         offload = manager.offload_if_needed(history)
         messages = offload.messages
         compact = None
-        if (
-            offload.still_exceeds_threshold
-            and self.freed_too_little(offload.freed_tokens)
-            and self.cooldown_over()
-        ):
+        if self.still_over(offload) and self.freed_too_little(offload.freed_tokens) and self.cooldown_over():
             persist = options.get("persist")
             if persist is None:
                 compact = await compactor.compact(messages)
