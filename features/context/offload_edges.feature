@@ -22,6 +22,7 @@ Feature: 多片段 tool 消息的卸载与恢复
     When 调用 `offloadIfNeeded(messages)`
     Then `offloadedCount` 应为 `1`
     And 第 `1` 条消息的卸载文件内容应为其文本片段以换行连接
+    And 结果的 token 统计应与消息一致
 
   @CTX-035
   Scenario: 恢复时引用位于非文本片段之后或冒号后没有空格也应被识别
