@@ -109,3 +109,5 @@ Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
       | 超出浮点范围的数字             | {"big": 1e999, "note": "JSON.parse reads a huge number as Infinity"}        | .json |
       | 整段是一个 JSON 字符串        | "a JSON string is a JSON text too, so JSON.parse accepts this whole output" | .json |
       | 整段是一个很长的数字           | 123456789012345678901234567890123456789012345678901234567890               | .json |
+      | 以换行与缩进开头的 JSON 对象   | \n  {"path": "a.py", "note": "JSON.parse skips JSON white space at the start"} | .json |
+      | 以制表符开头的 JSON 数组       | {U+0009}[1, 2, 3, "JSON.parse skips a leading tab as it skips a space"]    | .json |
