@@ -1367,6 +1367,25 @@ def ctx_given_no_compact_model(ctx_state: CtxState) -> None:
     ctx_state.compact_model = None
 
 
+@given(parsers.parse('compact options 的 `model` 为 "{model}"'))
+def ctx_given_compact_model(ctx_state: CtxState, model: str) -> None:
+    """``\\n`` and ``{U+0020}`` in the model name stand for a line break and a space."""
+    ctx_state.compact_model = cells.text(model)
+
+
+@then(parsers.parse("总结应由模型 `{model}` 生成，只在它不是当前模型时调用 `withModel`"))
+def ctx_then_summary_model(ctx_state: CtxState, model: str) -> None:
+    llm = _ctx_llm(ctx_state)
+    assert [c.model for c in llm.calls] == [model], (
+        f"the summary should be asked once from model {model!r}, got {[c.model for c in llm.calls]}"
+    )
+    switched = [model] if model != llm.model_name else []
+    assert list(llm.with_model_calls) == switched, (
+        f"withModel should be called with {switched} (the configured model, trimmed, only when it is not "
+        f"the current model {llm.model_name!r}), got {list(llm.with_model_calls)}"
+    )
+
+
 @then("不应调用 `withModel` 切换模型")
 def ctx_then_no_with_model(ctx_state: CtxState) -> None:
     llm = _ctx_llm(ctx_state)

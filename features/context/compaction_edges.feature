@@ -131,3 +131,20 @@ Feature: 压缩的保留数、分割点与空总结的边界
     When 执行 compact
     Then 压缩应被跳过：历史原样返回、`success=true` 且未调用总结模型
     And `previousTokens` 与 `currentTokens` 都应为 `62`
+
+  @CTX-106
+  Scenario Outline: 压缩模型名首尾的空白不算在内 — <情形>
+    The compactor trims the model it is given, whoever gives it (the original's `options.model?.trim()`),
+    not only the environment variable: a name copied with a trailing space or line break names the same
+    model, so the current model is not switched to itself and another model is asked by its name.
+    Given compact options 的 `model` 为 "<模型>"
+    And 模型的总结回复为 "## Current Status\n摘要"
+    And 历史消息为 8 条普通对话消息
+    When 执行 compact
+    Then 总结应由模型 `<期望模型>` 生成，只在它不是当前模型时调用 `withModel`
+    And 仍应正常完成摘要生成
+
+    Examples:
+      | 情形                         | 模型                                | 期望模型      |
+      | 当前模型名后跟一个空格       | main-model{U+0020}                  | main-model    |
+      | 另一个模型名前有空格、后有换行 | {U+0020}{U+0020}compact-model\n     | compact-model |
