@@ -203,3 +203,21 @@ Feature: Stop Hook 注册表（超出种子的约定）
       | {"type": "text", "text": "\nAnalyzing skill enhancement...\n"} |
       | {"type": "text", "text": "\nEnhancing skill lint-fix...\n"}    |
     And 主流程继续执行
+
+  @HOOK-022
+  Scenario: 进度文本开头的字节序标记（U+FEFF）与空白一样去掉，只含它的进度不显示
+    The original trims progress with JavaScript's `trim()`, which removes U+FEFF like any white space
+    (Python's `str.strip()` keeps it): progress a hook read from a file that starts with a byte-order mark
+    is shown without it.
+    Given onMessagePart 回调以同步方式记录收到的消息片段
+    And 注册表中有一个依次报告以下进度后返回 "Enhanced 1 skill" 的 stop hook
+      | progress (JSON)                                |
+      | "\ufeffAnalyzing skill enhancement...\n"       |
+      | "\ufeff"                                       |
+    When hook 执行中调用 `emitProgress`
+      """
+      Final answer.
+      """
+    Then onMessagePart 应只收到一个片段 {"type": "text", "text": "\nAnalyzing skill enhancement...\n"}
+    And 不应记录 warning
+    And 主流程继续执行
