@@ -486,6 +486,7 @@ SOURCE_LAYOUTS = (
     "只含 `skills/` 子目录的目录",
     "含 `skills/` 子目录与隐藏目录的目录",
     "技能目录旁另有装着技能的 `skills/` 目录的目录",
+    "含 `skills/` 子目录与 README.md、LICENSE 两个文件的目录",
 )
 
 
@@ -505,6 +506,9 @@ def importer_source_layout(importer_ctx: ImporterContext, layout: str, name: str
         skill = root / "skills" / name
         if layout == SOURCE_LAYOUTS[2]:
             (root / ".git").mkdir()
+        elif layout == SOURCE_LAYOUTS[4]:
+            (root / "README.md").write_text("# Skills of the team\n", encoding="utf-8")
+            (root / "LICENSE").write_text("MIT License\n", encoding="utf-8")
     skill.mkdir(parents=True)
     (skill / "SKILL.md").write_text(_skill_md("Fix lint errors"), encoding="utf-8")
 

@@ -255,6 +255,7 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
       | 只含 `skills/` 子目录的目录            |
       | 含 `skills/` 子目录与隐藏目录的目录    |
       | 技能目录旁另有装着技能的 `skills/` 目录的目录 |
+      | 含 `skills/` 子目录与 README.md、LICENSE 两个文件的目录 |
 
   @SKL-065
   Scenario Outline: 导入源本身是技能目录时，技能名取自解析后的目录名，与路径的写法无关 — `<写法>`
