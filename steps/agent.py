@@ -8,7 +8,7 @@ import json
 import logging
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 from unittest.mock import AsyncMock, NonCallableMagicMock
@@ -64,6 +64,12 @@ class _Signal:
 
 def _ok(output: str = "ok") -> _ToolResult:
     return _ToolResult(output=output)
+
+
+HELP_OUTPUT = (
+    "Usage: rg [OPTIONS] PATTERN [PATH ...]\n\nOptions:\n  -i, --ignore-case  Search case-insensitively\n"
+)
+"""What a successful ``rg --help`` prints: a usage text, which is no failure when the call succeeded."""
 
 
 def _countable_failure() -> _ToolResult:
@@ -183,6 +189,7 @@ class AgentWorld:
     char_counter: CharTokenCounter = field(default_factory=CharTokenCounter)
     expected_rounds: list[dict[str, int]] = field(default_factory=list)
     sleep: RecordingSleep = field(default_factory=RecordingSleep)
+    run_texts: list[str] = field(default_factory=list)
 
     # -- building ------------------------------------------------------------------------------------------
     def runner(self) -> contract.AgentRunner:
@@ -651,6 +658,7 @@ def agent_tool_sequence(agent_world: AgentWorld, datatable: list[list[str]]) -> 
         "两个失败": [lambda call: _countable_failure(), lambda call: _countable_failure()],
         "失败与成功": [lambda call: _countable_failure(), lambda call: _ok()],
         "失败与沙箱拦截": [lambda call: _countable_failure(), lambda call: _blocked("~/.ssh/id_rsa")],
+        "成功且输出用法说明": [lambda call: _ok(HELP_OUTPUT)],
     }
     for _, outcome in datatable[1:]:
         results = outcomes[outcome]
@@ -663,6 +671,21 @@ def agent_tool_sequence(agent_world: AgentWorld, datatable: list[list[str]]) -> 
 def agent_final_reply(agent_world: AgentWorld, turn: int, text: str) -> None:
     assert agent_world.llm.pending == turn - 1, f"setting up: {turn - 1} tool rounds should come first"
     agent_world.llm.reply_text(text)
+
+
+@when("连续执行两次 `runner.run(...)`")
+def agent_run_twice(agent_world: AgentWorld) -> None:
+    runner = agent_world.runner()
+    for _ in range(2):
+        agent_world.attempt(lambda: run(runner.run("请执行命令")))
+        agent_world.run_texts.append(_run_text(agent_world))
+
+
+@then(parsers.parse('两次 run 应依次返回 "{first}" 与 "{second}"'))
+def agent_two_runs_returned(agent_world: AgentWorld, first: str, second: str) -> None:
+    assert agent_world.run_texts == [first, second], (
+        f"the two runs should return {[first, second]}, got {agent_world.run_texts}"
+    )
 
 
 @then(parsers.parse('run 应返回 "{text}"'))
@@ -922,6 +945,26 @@ def agent_offload_then_compact(agent_world: AgentWorld) -> None:
     )
     assert set(compact) == {"previousTokens", "currentTokens", "freedTokens", "deletedFileCount"}, compact
     assert compact["freedTokens"] == compact["previousTokens"] - compact["currentTokens"] > 0, compact
+
+
+@then("`compact` 事件的 token 数应是卸载后与压缩后历史的 token 数")
+def agent_compact_event_figures(agent_world: AgentWorld) -> None:
+    _run_text(agent_world)
+    events = dict(agent_world.tagged_events)
+    assert set(events) == {"offload", "compact"}, f"one offload and one compact event expected: {events}"
+    before = message_tokens([*agent_world.seed_history, _text("user", "请执行命令")])
+    offloaded = before - events["offload"]["freedTokens"]
+    compact = events["compact"]
+    assert compact["previousTokens"] == offloaded, (
+        f"the compaction started from the offloaded history: {before} tokens before the step minus the "
+        f"{events['offload']['freedTokens']} the offload freed is {offloaded}, the event says "
+        f"previousTokens={compact['previousTokens']}"
+    )
+    compacted = agent_world.runner().history[:-1]  # the answer came after the compaction
+    assert compact["currentTokens"] == message_tokens(compacted), (
+        f"currentTokens should count the compacted history ({message_tokens(compacted)}), got {compact}"
+    )
+    assert compact["freedTokens"] == compact["previousTokens"] - compact["currentTokens"], compact
 
 
 @then("模型本轮应基于压缩后的历史作答")
@@ -1389,6 +1432,14 @@ def _blocked(resource: object, message: str = "deny file-read") -> _ToolResult:
 def agent_blocked_without_details(agent_world: AgentWorld) -> None:
     agent_world.script_blocked_call("cat ~/.ssh/id_rsa")
     agent_world.tool_results[-1] = lambda call: _blocked(42, message="")
+
+
+@given(parsers.parse('Agent 首轮工具调用被沙箱拦截，结果的 output 为 "{output}"，message 为 "{message}"'))
+def agent_blocked_with_output(agent_world: AgentWorld, output: str, message: str) -> None:
+    """``\\n`` in the output stands for a line break."""
+    agent_world.script_blocked_call("ls ~/.ssh && cat ~/.ssh/id_rsa")
+    blocked = replace(_blocked("~/.ssh/id_rsa", message=message), output=output.replace("\\n", "\n"))
+    agent_world.tool_results[-1] = lambda call: blocked
 
 
 @then("待处理的权限请求的资源、原因与命令应为:")
@@ -2230,6 +2281,34 @@ def agent_history_with_incomplete_round(agent_world: AgentWorld, docstring: str)
 @given("模型直接回复，回复依次由以下片段组成")
 def agent_reply_of_parts(agent_world: AgentWorld, datatable: list[list[str]]) -> None:
     agent_world.llm = cast(contract.ScriptedLLM, PartsModel(MODEL, parts_of(datatable)))
+
+
+@given(parsers.parse('模型首轮先说 "{said}" 再调用 1 个 Bash 命令，看到结果后回复 "{answer}"'))
+def agent_call_with_text(agent_world: AgentWorld, said: str, answer: str) -> None:
+    call = {"id": "call-1", "name": "Bash", "arguments": {"command": "cat build.log"}}
+    agent_world.llm.reply_tool_calls([call], text=said)
+    agent_world.llm.reply_text(answer)
+    agent_world.tool_results.append(_returning(_ToolResult(output="build ok")))
+    agent_world.user_message = said
+
+
+@then("工具应执行 1 次，历史依次多出用户消息、带文字的工具调用回复、它的结果与最终回复")
+def agent_history_with_text_and_call(agent_world: AgentWorld) -> None:
+    answer = _run_text(agent_world)
+    handled = agent_world.toolset.handle.await_count
+    assert handled == 1, f"the reply's tool call should run once, the toolset handled {handled} calls"
+    history = agent_world.runner().history
+    assert len(history) == 4, f"four messages expected in the history, got {history}"
+    request, call, result, reply = history
+    assert request == _text("user", "请执行命令"), f"the request should come first, got {request}"
+    ids = _tool_call_ids(call)
+    assert call.get("role") == "assistant" and _text_of(call) == agent_world.user_message and len(ids) == 1, (
+        f"the reply with text and a tool call should stay whole in the history, got {call}"
+    )
+    assert result.get("role") == "tool" and result.get("toolCallId") == ids[0], (
+        f"the tool call's result should follow it, got {result}"
+    )
+    assert reply == _text("assistant", answer), f"the history should end with the answer, got {reply}"
 
 
 @then("历史的最后一条消息应是这条 assistant 回复，文本片段与模型发来的相同")

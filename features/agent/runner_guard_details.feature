@@ -151,3 +151,41 @@ Feature: AgentRunner 保护机制的细节
       | resource      | reason         | command    |
       | ~/.ssh/id_rsa | deny file-read | ls --bogus |
     And 模型应被调用 3 次
+
+  @AGT-098
+  Scenario: 成功的工具调用输出用法说明时，连续失败照样重新计数
+    Only failed results are read for the usage hints (the original filters `returnValue.isError` before it
+    looks at a result's brief and output): a call that succeeds and prints a usage text, such as the
+    `--help` the Bash tool's hint asks for after a failure, ends the streak like any other success.
+    Given 工具调用依次返回:
+      | 轮次 | 结果               |
+      | 1    | 失败               |
+      | 2    | 失败               |
+      | 3    | 成功且输出用法说明 |
+      | 4    | 失败               |
+      | 5    | 失败               |
+    And 第 6 轮模型直接回复 "修复完成"
+    And `SYNAPSE_MAX_CONSECUTIVE_TOOL_FAILURES` 为 ""，阈值应为 3
+    When 执行 `runner.run(...)`
+    Then run 应返回 "修复完成"
+    And 模型应被调用 6 次
+
+  @AGT-099
+  Scenario: 连续失败的计数不跨请求：上一个请求留下的失败不算进下一个请求
+    Every request starts its count of consecutive failures at 0 (the original keeps it in the request's
+    loop, not on the runner): a request that the model finished after two failed rounds leaves nothing
+    behind, and the next request may fail twice in a row as well before the model answers.
+    Given 工具调用依次返回:
+      | 轮次 | 结果 |
+      | 1    | 失败 |
+      | 2    | 失败 |
+    And 第 3 轮模型直接回复 "先到这里"
+    And 工具调用依次返回:
+      | 轮次 | 结果 |
+      | 1    | 失败 |
+      | 2    | 失败 |
+    And 第 6 轮模型直接回复 "修复完成"
+    And `SYNAPSE_MAX_CONSECUTIVE_TOOL_FAILURES` 为 ""，阈值应为 3
+    When 连续执行两次 `runner.run(...)`
+    Then 两次 run 应依次返回 "先到这里" 与 "修复完成"
+    And 模型应被调用 6 次

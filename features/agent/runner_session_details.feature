@@ -113,3 +113,17 @@ Feature: AgentRunner 与会话、上下文的衔接细节
     When 执行 `runner.run(...)`
     Then 会话用量的各轮应依次是这两次回复的用量，累计值为它们之和
 
+  @AGT-100 @live-settings
+  Scenario: 同一步先卸载再自动压缩时，`compact` 事件报告的是压缩自身的 token 数
+    The `compact` event carries the compaction's own result (the original's
+    `buildCompactPayload(compactResult)`): `previousTokens` counts the history the offload left, not the
+    history before the offload, so the two events of one step add up to what the step freed and nothing
+    is counted twice.
+    Given runner 恢复的会话中有一轮超长的工具结果和 6 条较长的历史消息
+    And 上下文设置为:
+      | SYNAPSE_OFFLOAD_THRESHOLD | SYNAPSE_COMPACT_TRIGGER_THRESHOLD | SYNAPSE_COMPACT_PRESERVE_COUNT |
+      | 2000                      | 100000                            | 2                              |
+    And 压缩模型将回复摘要，随后模型回复 "已继续"
+    When 执行 `runner.run(...)`
+    Then 应先后触发 `offload` 与 `compact` 事件
+    And `compact` 事件的 token 数应是卸载后与压缩后历史的 token 数
