@@ -588,3 +588,59 @@ Feature: REPL 斜杠命令的分派与输出
           Injected skill
           versions: (none)
       """
+
+  @REPL-058 @beyond-seed
+  Scenario: `/skills` 按 `localeCompare` 的顺序列出技能：大小写与重音不把名称排到别处，同名时小写在前，标点、数字在字母之前
+    The original lists the skills of its index, which it sorts with `a.name.localeCompare(b.name)` (ICU):
+    names compare without case or accents first, so `Beta` and `éclair` take their places among the
+    others, the lower-case one of two names differing only in case comes first, punctuation (`_` before
+    `-`) and digits come before letters, and other scripts after Latin letters. A sort by code points
+    would list every capitalised name before the lower-case ones and `éclair` after `Zeta`.
+    Given 技能目录中有:
+      | path                | content                                                  |
+      | gamma/SKILL.md      | ---\nname: gamma\ndescription: Third\n---\n              |
+      | Beta/SKILL.md       | ---\nname: Beta\ndescription: Second, capitalised\n---\n |
+      | alpha/SKILL.md      | ---\nname: alpha\ndescription: First\n---\n              |
+      | 代码审查/SKILL.md   | ---\nname: 代码审查\ndescription: Code review\n---\n     |
+      | beta/SKILL.md       | ---\nname: beta\ndescription: Second\n---\n              |
+      | lint-fix/SKILL.md   | ---\nname: lint-fix\ndescription: Fix lint errors\n---\n |
+      | Zeta/SKILL.md       | ---\nname: Zeta\ndescription: Last of the letters\n---\n |
+      | éclair/SKILL.md     | ---\nname: éclair\ndescription: Accented\n---\n          |
+      | lint_fix/SKILL.md   | ---\nname: lint_fix\ndescription: Underscore\n---\n      |
+      | 2fa-helper/SKILL.md | ---\nname: 2fa-helper\ndescription: Digits first\n---\n  |
+    When 执行 `/skills`
+    Then 输出应逐行为:
+      """
+      Available Skills
+      ══════════════════════════════════════════════════
+        2fa-helper
+          Digits first
+          versions: (none)
+        alpha
+          First
+          versions: (none)
+        beta
+          Second
+          versions: (none)
+        Beta
+          Second, capitalised
+          versions: (none)
+        éclair
+          Accented
+          versions: (none)
+        gamma
+          Third
+          versions: (none)
+        lint_fix
+          Underscore
+          versions: (none)
+        lint-fix
+          Fix lint errors
+          versions: (none)
+        Zeta
+          Last of the letters
+          versions: (none)
+        代码审查
+          Code review
+          versions: (none)
+      """

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from synapse_ref.js_text import trim
+from synapse_ref.js_text import locale_compare_key, trim
 from synapse_ref.session.paths import synapse_home
 from synapse_ref.skills.skill_file import strip_wrapping_quotes
 
@@ -156,13 +156,17 @@ def skill_description(skill_md: str) -> str | None:
 def skills_command(skills_dir: Path) -> str:
     """Lists ``<skills_dir>/<name>/SKILL.md`` with description and versions; tells where to create
     skills when there are none.  Hidden directories (an interrupted import's staging copy) are no skills,
-    as in the original's index."""
+    as in the original's index, which lists them in ``localeCompare`` order of their names (case does not
+    put ``Beta`` before ``alpha``)."""
     lines = ["Available Skills", RULE]
     if not skills_dir.is_dir():
         lines += ["  No skills directory found.", f"  Create skills in: {skills_dir}"]
         return "\n".join(lines)
     try:
-        skills = sorted(p for p in skills_dir.iterdir() if p.name[:1] != "." and (p / "SKILL.md").is_file())
+        skills = sorted(
+            (p for p in skills_dir.iterdir() if p.name[:1] != "." and (p / "SKILL.md").is_file()),
+            key=lambda p: locale_compare_key(p.name),
+        )
         if not skills:
             lines += ["  No skills installed.", f"  Create skills in: {skills_dir}"]
             return "\n".join(lines)
