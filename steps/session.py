@@ -1071,6 +1071,7 @@ class HookWorld:
     error: BaseException | None = None
     hook_messages: list[str] = field(default_factory=list)
     progress: str = ""
+    parts_before_return: int | None = None
     progress_message: str = ""
 
 
@@ -1517,6 +1518,36 @@ def ses_hook_given_progress_sequence(hook_world: HookWorld, message: str, datata
         return {"message": message}
 
     hook_world.registry.register("progress", hook)
+
+
+@given(
+    parsers.parse(
+        '注册表中有一个报告进度 "{progress}" 后、返回 "{message}" 之前'
+        "记下 onMessagePart 已收到几个片段的 stop hook"
+    )
+)
+def ses_hook_given_progress_then_count(hook_world: HookWorld, progress: str, message: str) -> None:
+    hook_world.hook_calls["progress"] = []
+    hook_world.progress_message = message
+
+    async def hook(context: Any) -> Any:
+        hook_world.hook_calls["progress"].append(context)
+        await context.on_progress(progress)
+        hook_world.parts_before_return = len(hook_world.part_calls)
+        hook_world.completed.append("progress")
+        return {"message": message}
+
+    hook_world.registry.register("progress", hook)
+
+
+@then(parsers.parse("hook 返回之前 onMessagePart 应已收到 {count:d} 个片段"))
+def ses_hook_then_parts_before_return(hook_world: HookWorld, count: int) -> None:
+    assert hook_world.error is None, f"executeAndAppend raised {hook_world.error!r}"
+    seen = hook_world.parts_before_return
+    assert seen == count, (
+        f"progress should reach onMessagePart while the hook still works: {count} part(s) expected by "
+        f"the time the hook returned, it had {seen}"
+    )
 
 
 @then(parsers.parse("onMessagePart 应只收到一个片段 {part}"))

@@ -221,3 +221,18 @@ Feature: Stop Hook 注册表（超出种子的约定）
     Then onMessagePart 应只收到一个片段 {"type": "text", "text": "\nAnalyzing skill enhancement...\n"}
     And 不应记录 warning
     And 主流程继续执行
+
+  @HOOK-023
+  Scenario: 进度在 hook 报告时就交给 onMessagePart，不等 hook 结束
+    Progress is feedback while a hook works: the original awaits onMessagePart inside `onProgress`, so a
+    hook that says what it is doing and then works for a while shows that line before it finishes, not
+    together with its final report.
+    Given onMessagePart 回调以同步方式记录收到的消息片段
+    And 注册表中有一个报告进度 "Analyzing skill enhancement..." 后、返回 "Enhanced 1 skill" 之前记下 onMessagePart 已收到几个片段的 stop hook
+    When hook 执行中调用 `emitProgress`
+      """
+      Final answer.
+      """
+    Then hook 返回之前 onMessagePart 应已收到 1 个片段
+    And onMessagePart 应只收到一个片段 {"type": "text", "text": "\nAnalyzing skill enhancement...\n"}
+    And 主流程继续执行
