@@ -904,6 +904,13 @@ def importer_no_hidden_leftovers(importer_ctx: ImporterContext, name: str) -> No
     assert not hidden, f"{name} should hold no temporary entry left by an interrupted write: {hidden}"
 
 
+@given(parsers.re(r'导入源技能 "(?P<name>[^"]+)" 带着另一处安装留下的旧版本 "(?P<version>[^"]+)"'))
+def importer_source_with_versions(importer_ctx: ImporterContext, name: str, version: str) -> None:
+    old = importer_ctx.source_dir / name / "versions" / version
+    old.mkdir(parents=True)
+    (old / "SKILL.md").write_text(_skill_md("An old version from elsewhere"), encoding="utf-8")
+
+
 @then(parsers.parse('技能 "{name}" 不应有旧版本'))
 def importer_no_versions(importer_ctx: ImporterContext, name: str) -> None:
     versions = importer_ctx.skills_dir / name / "versions"

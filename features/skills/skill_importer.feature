@@ -799,6 +799,21 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     And 已安装技能 "git-commit" 的 SKILL.md 应为各文本片段直接相连、去掉首尾空白，以一个换行结尾
     And 已安装技能 "git-commit" 的描述应为 "Write conventional commits, with help for the message"
 
+  @SKL-095 @beyond-seed
+  Scenario: 导入的技能不带导入源中的 `versions/`，装好的技能没有旧版本
+    The original installs a source skill with its snapshot copy, which leaves `versions/` out: a skill
+    imported from another installation does not bring that installation's old versions, and the one
+    installed here starts with none.
+    Given 导入源目录中的技能
+      | name     | description     |
+      | lint-fix | Fix lint errors |
+    And 导入源技能 "lint-fix" 带着另一处安装留下的旧版本 "2026-01-01-001"
+    When 用技能导入器执行 `skill:import <源目录> --continue=lint-fix`
+    Then `skill:import` 的 stdout 应为 "Imported: lint-fix"
+    And 已安装技能 "lint-fix" 的 SKILL.md 应与导入源中的相同
+    And 技能 "lint-fix" 不应有旧版本
+    And 导入器不应询问模型
+
   @SKL-047
   Scenario Outline: 旧版本按 UTC 日期命名，实现进程的时区不是 UTC 时也一样 — <zone>
     The original names a version after toISOString(), the UTC date. The two zones lie 26 hours apart, so
