@@ -3,15 +3,16 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
   The implementation's own Bash tool reports each call the way the original's does, since that text is what
   the model reads in its next request (the tool message is the result's output and message joined by a blank
   line, the empty ones left out): standard output as it is, then `[stderr]` and the error output (bytes that
-  are not UTF-8 read as U+FFFD); a command that printed nothing says so; a failed command adds `Command
-  failed with exit code N` and a hint to read the command's `--help`, which a misuse (a missing command, a
-  usage message on stderr) also gets after its output. A call the tool cannot run (no `command`, arguments
-  that are not a JSON object, an unknown tool, a working directory that is gone) is an error result that
-  names the problem, never an exception: the run goes on and the model sees why. Each result is also checked
-  as the toolset returns it: `is_error`, `extras.failureCategory` (which decides whether the
-  consecutive-failure stop counts it: `command_not_found` and `invalid_usage` count, `execution_error` does
-  not), and the `brief` label the original gives each kind of result (AGT-080, AGT-081). The exit code is the
-  status a shell reports: a command ended by signal N exits with 128 + N.
+  are not UTF-8 read as U+FFFD, line ends as they were: a `\r\n` or a progress bar's lone `\r` stays); a
+  command that printed nothing says so; a failed command adds `Command failed with exit code N` and a hint
+  to read the command's `--help`, which a misuse (a missing command, a usage message on stderr) also gets
+  after its output. A call the tool cannot run (no `command`, arguments that are not a JSON object, an
+  unknown tool, a working directory that is gone) is an error result that names the problem, never an
+  exception: the run goes on and the model sees why. Each result is also checked as the toolset returns it:
+  `is_error`, `extras.failureCategory` (which decides whether the consecutive-failure stop counts it:
+  `command_not_found` and `invalid_usage` count, `execution_error` does not), and the `brief` label the
+  original gives each kind of result (AGT-080, AGT-081). The exit code is the status a shell reports: a
+  command ended by signal N exits with 128 + N.
 
   实现自己的 Bash 工具按原实现的措辞报告每次调用，因为模型在下一次请求中读到的正是这段文字（tool 消息是
   结果的 output 与 message 以空行相连，空的略去）：标准输出原样给出，其后是 `[stderr]` 与错误输出；什么
@@ -49,6 +50,7 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
       | printf ' \\t\\n'                        | (Command executed successfully with no output) |
       | printf '\\357\\273\\277\\n'              | (Command executed successfully with no output) |
       | printf '\\037'                          | {U+001F}                                       |
+      | printf 'get 50%%\\rget 100%%\\r\\n'         | get 50%{U+000D}get 100%{U+000D}\\n            |
 
   @AGT-073
   Scenario Outline: 失败的命令：模型看到输出、退出码与查看 --help 的提示，run 继续
