@@ -2336,6 +2336,10 @@ def ctx_given_referenced_file(ctx_state: CtxState, kind: str) -> None:
         assert "\0" in path, "scenario data: the reference should hold a NUL character"
     elif kind == "路径中含孤立代理字元、无法编码的名字":
         assert "\ud800" in path, "scenario data: the reference should hold a lone surrogate"
+    elif kind == "一个以 CRLF 与单独的 CR 断行的文本文件（HTTP 响应头与进度条）":
+        content = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nget 50%\rget 100%\r\n"
+        Path(path).write_bytes(content.encode("ascii"))
+        ctx_state.files[path] = content  # readFileSync(utf-8) keeps every \r
     elif kind == "一个含无效 UTF-8 字节的文本文件":
         Path(path).write_bytes("日志 ok ".encode() + b"\xff\xfe" + " 结束".encode())
         ctx_state.files[path] = "日志 ok \ufffd\ufffd 结束"  # what the original's readFileSync(utf-8) gives

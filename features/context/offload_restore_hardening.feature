@@ -153,3 +153,14 @@ Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普�
     When 执行 compact，最多等待 10 秒
     Then 压缩应在时限内成功完成
     And 总结模型看到的第 `3` 条消息应为该文件的内容
+
+  @CTX-108
+  Scenario: 以 CRLF 或单独的 CR 断行的卸载文件按原样恢复，换行不被改写
+    The original reads the file with readFileSync(path, "utf-8"), which keeps `\r\n` and a lone `\r` as
+    they were saved: the summary sees HTTP headers, Windows files and progress bars as the tool printed
+    them, not with their line ends turned into `\n` as a text-mode read with universal newlines does.
+    Given 一段 10 条消息的历史，第 `3` 条 tool 消息引用 `{offloaded}/crlf.txt`
+    And 被引用的卸载文件是一个以 CRLF 与单独的 CR 断行的文本文件（HTTP 响应头与进度条）
+    When 执行 compact，最多等待 10 秒
+    Then 压缩应在时限内成功完成
+    And 总结模型看到的第 `3` 条消息应为该文件的内容
