@@ -173,6 +173,15 @@ Feature: 会话的 id、标题、文件与索引格式
     When 一次追加以下消息 [{"role": "user", "content": [{"type": "text", "text": "再看看注册页"}]}]
     Then 会话标题应为 "再看看注册页"，索引中亦然
 
+  @SES-145 @beyond-seed
+  Scenario: 第一条用户消息中 text 为 null 的文本部分在标题中是空的，不写成 null 或 None
+    The original joins the texts of the text parts with `parts.map(p => p.text).join(' ')`, and
+    JavaScript's join writes null as nothing: a text part a stream left as null adds only its separating
+    space, which the title's trimming removes.
+    When 创建一个新会话
+    And 一次追加以下消息 [{"role": "user", "content": [{"type": "text", "text": null}, {"type": "text", "text": "修复登录页面"}]}]
+    Then 会话标题应为 "修复登录页面"，索引中亦然
+
   @SES-032
   Scenario Outline: 重写历史时按新的第一条 user 消息重算标题，压缩摘要不会取代原标题
     Given 会话已有由第一条用户消息生成的标题

@@ -120,8 +120,8 @@ def title_from(message: Mapping[str, Any]) -> str | None:
     if isinstance(content, str):
         text = content
     elif isinstance(content, list):
-        text = " ".join(
-            str(part.get("text", ""))
+        text = " ".join(  # a null text joins as "", as JavaScript's join() writes null
+            "" if part.get("text") is None else str(part["text"])
             for part in content
             if isinstance(part, dict) and part.get("type") == "text"
         )
