@@ -97,43 +97,34 @@ def json_parse(text: str) -> Any:
     return json.loads(text, parse_constant=_refuse_constant)
 
 
-_PUNCTUATION_ORDER = "_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
-"""ASCII punctuation in the order of ICU's root collation, which ``localeCompare`` uses: all of it comes
-before the digits, and the digits before the letters."""
-_ACCENT_ORDER = "\u0301\u0300\u0306\u0302\u030c\u030a\u0308\u030b\u0303\u0307\u0327\u0328\u0304"
-"""Common combining accents in the order of their secondary weights (acute, grave, breve, circumflex,
-caron, ring, diaeresis, double acute, tilde, dot, cedilla, ogonek, macron)."""
+_PUNCTUATION_ORDER = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
+"""The space and ASCII punctuation in the order of ICU's root collation, which ``localeCompare`` uses:
+all of them come before the digits, and the digits before the letters."""
 
 
 def locale_compare_key(text: str) -> tuple[tuple[tuple[int, str], ...], tuple[str, ...], tuple[bool, ...]]:
-    """A sort key giving the order of ``a.localeCompare(b)`` (ICU, en-US) for names such as skills have:
-    letters compared without case or accents first (``alpha`` < ``Beta`` < ``gamma``; ``über`` < ``ucb``),
-    white space and punctuation before symbols (emoji) before digits before letters, other scripts after
-    them by code point; then the accents; then the case, lower case first (``beta`` < ``Beta``).
+    """A sort key giving the order of ``a.localeCompare(b)`` (ICU, en-US) for names such as skills have
+    (Latin letters, digits, spaces and ASCII punctuation; other scripts after the Latin letters): letters
+    compared without case or accents first (``alpha`` < ``Beta`` < ``gamma``; ``éclair`` < ``gamma``),
+    space and punctuation (``_`` before ``-``) before digits before letters; then the accents (by code
+    point: ICU puts an acute before a grave); then the case, lower case first (``beta`` < ``Beta``).
     Python's ``sorted`` compares code points, which puts every capitalised name before the lower-case
-    ones.  Checked against Node's ``localeCompare`` on Latin, digit, punctuation, emoji and CJK names."""
+    ones and ``éclair`` after ``Zeta``."""
     primary: list[tuple[int, str]] = []
     accents: list[str] = []
     upper: list[bool] = []
     for char in unicodedata.normalize("NFD", text):
         if unicodedata.combining(char):
             if accents:
-                rank = _ACCENT_ORDER.find(char)
-                accents[-1] += chr(0x21 + rank) if rank >= 0 else char
+                accents[-1] += char
             continue
         folded = char.casefold()
-        if char in WHITESPACE:
-            primary.append((0, " "))
-        elif char in _PUNCTUATION_ORDER:
-            primary.append((0, chr(0x21 + _PUNCTUATION_ORDER.index(char))))
-        elif unicodedata.category(char).startswith("S"):  # symbols, emoji among them
-            primary.append((1, char))
-        elif char.isascii() and char.isdigit():
-            primary.append((2, char))
-        elif char.isascii() and char.isalpha():
-            primary.append((3, folded))
+        if char in _PUNCTUATION_ORDER:
+            primary.append((0, chr(_PUNCTUATION_ORDER.index(char))))
+        elif char.isascii() and char.isalnum():
+            primary.append((1, folded))
         else:
-            primary.append((4, folded))
+            primary.append((2, folded))
         accents.append("")
         upper.append(char != folded)
     return tuple(primary), tuple(accents), tuple(upper)
