@@ -189,3 +189,16 @@ Feature: AgentRunner 保护机制的细节
     When 连续执行两次 `runner.run(...)`
     Then 两次 run 应依次返回 "先到这里" 与 "修复完成"
     And 模型应被调用 6 次
+
+  @AGT-103
+  Scenario: 创建 runner 时指定的工具迭代上限为 0 时不调用模型，环境变量不替代它
+    A limit given when the runner is created is taken as given, 0 included (the original's
+    `options.maxIterations ?? default`): a runner made with no iterations stops at once with the limit
+    message and never asks the model; the environment only fills in a limit that was not given.
+    Given `SYNAPSE_MAX_TOOL_ITERATIONS` 为 "50"，上限应为 0
+    And runner 创建时指定工具迭代上限为 0
+    And 工具连续失败 5 轮之后模型直接回复 "不应到达这里"
+    When 执行 `runner.run(...)`
+    Then run 应返回 "Reached tool iteration limit (0); stopping.\nUse --help to see command usage."
+    And 模型应被调用 0 次
+    And 停止提示应作为最后一条 assistant 消息留在历史中
