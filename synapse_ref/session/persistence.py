@@ -146,31 +146,21 @@ BOM = codecs.BOM_UTF8
 """A byte-order mark opening a history (as editors on Windows save text) is no part of its first line:
 the original trims the file's text before splitting it, and JavaScript's ``trim()`` removes the mark."""
 
-READ_CHUNK = 1 << 18
+READ_CHUNK = 1 << 16
 """Bytes read at a time when loading a history: the file is never held whole next to its messages."""
 
 
-def _parse_lines(
-    block: bytes, first: int, count: int, source: Path | str, warn: bool
-) -> list[dict[str, Any]]:
-    """The messages of the ``count`` lines of ``block`` (joined by newlines, without a final one), the
-    first of which is line number ``first`` of ``source``.  Parsing allocates millions of objects and frees
-    none: callers pause the cyclic GC around it.
-
-    One ``orjson`` call parses all the lines as the elements of an array, each newline made a comma
-    (per line, the calls' fixed cost and the lines' copies were a third of the time).  JSON text holds
-    no raw newline inside a string, so the array has one element per line exactly when every line
-    holds one value: a blank line or two values on one line make it invalid, and two damaged halves
-    that join into one value make it one element short.  Otherwise each line is parsed on its own.
-    """
+def _parse_lines(lines: list[bytes], first: int, source: Path | str, warn: bool) -> list[dict[str, Any]]:
+    """The messages of ``lines``, the first of which is line number ``first`` of ``source``.  Parsing
+    allocates millions of objects and frees none: callers pause the cyclic GC around it."""
     try:
-        values: list[Any] = orjson.loads(b"[" + block.replace(b"\n", b",") + b"]")
+        values: list[Any] = list(map(orjson.loads, filter(None, lines)))
     except orjson.JSONDecodeError:
         pass
     else:
-        if len(values) == count and all(map(is_message, values)):  # one pass: each dict is touched once
+        if all(map(is_message, values)):  # one pass: each dict is touched once
             return values
-    return _parse_each(block.split(b"\n"), first, source, warn)
+    return _parse_each(lines, first, source, warn)
 
 
 def parse_jsonl(data: bytes, source: Path | str, *, warn: bool = True) -> list[dict[str, Any]]:
@@ -179,8 +169,7 @@ def parse_jsonl(data: bytes, source: Path | str, *, warn: bool = True) -> list[d
     enabled = gc.isenabled()
     gc.disable()  # see read_jsonl
     try:
-        block = data.removesuffix(b"\n")
-        return _parse_lines(block, 1, block.count(b"\n") + 1, source, warn) if data else []
+        return _parse_lines(data.split(b"\n"), 1, source, warn)
     finally:
         if enabled:
             gc.enable()
@@ -221,17 +210,18 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
             while chunk := handle.read(READ_CHUNK):
                 if number == 1 and not pending and chunk.startswith(BOM):
                     chunk = chunk[len(BOM) :]
-                end = chunk.rfind(b"\n")
-                if end == -1:
-                    pending.append(chunk)
+                lines = chunk.split(b"\n")
+                del chunk
+                if len(lines) == 1:
+                    pending.append(lines[0])
                     continue
-                block = b"".join([*pending, chunk[:end]]) if pending else chunk[:end]
-                pending = [chunk[end + 1 :]]
-                count = block.count(b"\n") + 1
-                messages += _parse_lines(block, number, count, path, True)
-                number += count
-            if pending and (last := b"".join(pending)):
-                messages += _parse_lines(last, number, 1, path, True)
+                if pending:
+                    lines[0] = b"".join([*pending, lines[0]])
+                pending = [lines.pop()]
+                messages += _parse_lines(lines, number, path, True)
+                number += len(lines)
+        if pending:
+            messages += _parse_lines([b"".join(pending)], number, path, True)
     finally:
         if enabled:  # last: a collection is due at the next allocation of a tracked object
             gc.enable()
