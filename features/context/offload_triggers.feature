@@ -129,3 +129,25 @@ Feature: Context offload 触发规则
     Then 该消息应保持不变
     And `offloadedCount` 应为 `0`
     And offload 目录中不应写入任何文件
+
+  @CTX-109 @beyond-seed
+  Scenario Outline: 路径引用前的空白按 JavaScript 的 trimStart() 判断 — <情形>
+    The original tests `content.trimStart().startsWith("Tool result is at:")`, and `trimStart()` removes
+    JavaScript's white space: a byte-order mark (U+FEFF) in front of a reference is white space, so the
+    reference stays as it is; U+001C is not, so a long output that starts with it is no reference and is
+    offloaded like any other. The compaction that restores references reads them the same way.
+    Given ContextManager 参数为 `scanRatio=1` 与 `minChars=50`
+    And 历史消息为:
+      | role      | text                                                                           | repeat |
+      | user      | 继续分析                                                                           | 1      |
+      | tool      | <前缀>Tool result is at: {offloaded}/3f2a9c1e-0d4b-4c55-9e61-7a8b9c0d1e2f.txt | 1      |
+      | assistant | 已读取                                                                            | 1      |
+    And 当前 token 超过 offload 阈值
+    When 调用 `offloadIfNeeded(messages)`
+    Then `offloadedCount` 应为 `<数量>`
+    And 结果的 token 统计应与消息一致
+
+    Examples:
+      | 情形                                   | 前缀     | 数量 |
+      | 字节序标记是空白，其后仍是路径引用       | {U+FEFF} | 0    |
+      | U+001C 不是空白，以它开头的输出不是路径引用 | {U+001C} | 1    |

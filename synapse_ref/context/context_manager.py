@@ -10,6 +10,7 @@ from typing import Any
 from synapse_ref.context.offload_storage import OffloadStore
 from synapse_ref.context.records import Message, OffloadResult
 from synapse_ref.context.token_counter import MessageTokenCache, TokenCounter, default_token_counter
+from synapse_ref.js_text import WHITESPACE
 
 OFFLOAD_REFERENCE_PREFIX = "Tool result is at:"
 
@@ -82,7 +83,7 @@ class ContextManager:
             if message.get("role") != "tool":
                 continue
             content = _offloadable_text(message)
-            if len(content) <= self.min_chars or content.lstrip().startswith(OFFLOAD_REFERENCE_PREFIX):
+            if len(content) <= self.min_chars or is_offload_reference(content):
                 continue
             try:
                 filepath = self.storage.save(content)
@@ -92,6 +93,12 @@ class ContextManager:
             result[index] = reference_message(message, filepath)
             offloaded += 1
         return result, offloaded
+
+
+def is_offload_reference(text: str) -> bool:
+    """Whether a tool result is already a reference, as the original's ``text.trimStart()`` sees it:
+    JavaScript's white space before the prefix (U+FEFF included, U+001C..U+001F and U+0085 not)."""
+    return text.lstrip(WHITESPACE).startswith(OFFLOAD_REFERENCE_PREFIX)
 
 
 def _offloadable_text(message: Message) -> str:

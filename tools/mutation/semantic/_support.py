@@ -236,8 +236,11 @@ class OffloadManager:
         return math.floor(count * self.scan_ratio)
 
     def is_reference(self, text: str) -> bool:
-        """Whether a tool result is already an offload reference (and so is left as it is)."""
-        return text.lstrip().startswith(OFFLOAD_PREFIX)
+        """Whether a tool result is already an offload reference (and so is left as it is): the prefix
+        after JavaScript's white space, as ``trimStart()`` removes it."""
+        from synapse_ref.js_text import WHITESPACE
+
+        return text.lstrip(WHITESPACE).startswith(OFFLOAD_PREFIX)
 
     def offload_if_needed(self, messages: list[dict[str, Any]]) -> OffloadOutcome:
         previous = self.count(messages)
