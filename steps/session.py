@@ -1104,6 +1104,20 @@ def _register_hook(world: HookWorld, name: str, result: Any, *, error: Exception
     world.registry.register(name, hook)
 
 
+def _register_registering_hook(
+    world: HookWorld, name: str, new_name: str, new_result: Any, result: Any
+) -> None:
+    """A hook that registers the hook ``new_name`` (returning ``new_result``) each time it runs."""
+    world.hook_calls[name] = []
+
+    async def hook(context: Any) -> Any:
+        world.hook_calls[name].append(context)
+        _register_hook(world, new_name, new_result)
+        return result
+
+    world.registry.register(name, hook)
+
+
 def _execute(world: HookWorld, final: str) -> None:
     world.final = final
     world.messages = [_text_message("user", "整理一下这个仓库"), _text_message("assistant", final)]
@@ -1265,6 +1279,11 @@ def hook_given_registered_behaviours(
         elif behaviour.startswith("抛出 RuntimeError("):
             text = json.loads(behaviour[len("抛出 RuntimeError(") : -1])
             _register_hook(hook_world, row["name"], None, error=RuntimeError(text))
+        elif registering := re.fullmatch(r'注册返回 (".*") 的 hook `([^`]+)`，再返回 (".*")', behaviour):
+            late = {"message": json.loads(registering[1])}
+            _register_registering_hook(
+                hook_world, row["name"], registering[2], late, {"message": json.loads(registering[3])}
+            )
         else:
             raise AssertionError(f"unknown hook behaviour {behaviour!r}")
 

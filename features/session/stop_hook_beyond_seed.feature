@@ -236,3 +236,42 @@ Feature: Stop Hook 注册表（超出种子的约定）
     Then hook 返回之前 onMessagePart 应已收到 1 个片段
     And onMessagePart 应只收到一个片段 {"type": "text", "text": "\nAnalyzing skill enhancement...\n"}
     And 主流程继续执行
+
+  @HOOK-024
+  Scenario: hook 执行时注册的新 hook 不打断这一次执行，下一次才运行
+    The hooks of a run are those registered when it starts (the original iterates a copy of its table,
+    `Array.from(this.hooks.entries())`): a hook that registers another one while it runs neither stops
+    the hooks after it nor makes the new hook run in the same pass; the new hook runs the next time, first,
+    as the last registered.
+    Given 注册表中依次注册了以下 stop hooks
+      | name   | behaviour                                                  |
+      | first  | 返回 "first done"                                          |
+      | second | 注册返回 "reminder set" 的 hook `reminder`，再返回 "second done" |
+    When 调用 `executeAndAppend(finalResponse, context)`
+      """
+      Final answer.
+      """
+    Then 最终文本应为原响应、空行、marker 与后注册先执行的 hook 消息:
+      """
+      Final answer.
+
+      [StopHook]
+      second done
+
+      first done
+      """
+    When 调用 `executeAndAppend(finalResponse, context)`
+      """
+      Final answer.
+      """
+    Then 最终文本应为原响应、空行、marker 与后注册先执行的 hook 消息:
+      """
+      Final answer.
+
+      [StopHook]
+      reminder set
+
+      second done
+
+      first done
+      """

@@ -67,9 +67,10 @@ class StopHookRegistry:
 
     async def execute_all(self, context: HookContext) -> list[Mapping[str, Any]]:
         """Run every hook, last registered first; a failing hook is logged and skipped so the others
-        still run and the user still gets the response."""
+        still run and the user still gets the response.  The hooks are those registered when the run
+        starts (the original iterates a copy): a hook that registers another one does not disturb it."""
         results: list[Mapping[str, Any]] = []
-        for name, hook in reversed(self._hooks.items()):
+        for name, hook in reversed(list(self._hooks.items())):
             try:
                 outcome = await hook(context)
             except Exception as exc:
