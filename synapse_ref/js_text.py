@@ -102,14 +102,17 @@ _PUNCTUATION_ORDER = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
 all of them come before the digits, and the digits before the letters."""
 
 
-def locale_compare_key(text: str) -> tuple[tuple[tuple[int, str], ...], tuple[str, ...], tuple[bool, ...]]:
+def locale_compare_key(
+    text: str,
+) -> tuple[tuple[tuple[int, str], ...], tuple[str, ...], tuple[bool, ...], str]:
     """A sort key giving the order of ``a.localeCompare(b)`` (ICU, en-US) for names such as skills have
     (Latin letters, digits, spaces and ASCII punctuation; other scripts after the Latin letters): letters
     compared without case or accents first (``alpha`` < ``Beta`` < ``gamma``; ``éclair`` < ``gamma``),
     space and punctuation (``_`` before ``-``) before digits before letters; then the accents (by code
     point: ICU puts an acute before a grave); then the case, lower case first (``beta`` < ``Beta``).
     Python's ``sorted`` compares code points, which puts every capitalised name before the lower-case
-    ones and ``éclair`` after ``Zeta``."""
+    ones and ``éclair`` after ``Zeta``.  Names equal in all three (other NFD forms) fall back to code
+    points, so the order never depends on the order the names came in."""
     primary: list[tuple[int, str]] = []
     accents: list[str] = []
     upper: list[bool] = []
@@ -127,4 +130,4 @@ def locale_compare_key(text: str) -> tuple[tuple[tuple[int, str], ...], tuple[st
             primary.append((2, folded))
         accents.append("")
         upper.append(char != folded)
-    return tuple(primary), tuple(accents), tuple(upper)
+    return tuple(primary), tuple(accents), tuple(upper), text  # the text itself: a total order

@@ -608,6 +608,9 @@ Feature: REPL 斜杠命令的分派与输出
       | éclair/SKILL.md     | ---\nname: éclair\ndescription: Accented\n---\n          |
       | lint_fix/SKILL.md   | ---\nname: lint_fix\ndescription: Underscore\n---\n      |
       | 2fa-helper/SKILL.md | ---\nname: 2fa-helper\ndescription: Digits first\n---\n  |
+      | linter/SKILL.md     | ---\nname: linter\ndescription: After the punctuation\n---\n |
+      | Xcode-helper/SKILL.md | ---\nname: Xcode-helper\ndescription: Capital X\n---\n   |
+      | eagle/SKILL.md      | ---\nname: eagle\ndescription: Before the accented e\n---\n |
     When 执行 `/skills`
     Then 输出应逐行为:
       """
@@ -625,6 +628,9 @@ Feature: REPL 斜杠命令的分派与输出
         Beta
           Second, capitalised
           versions: (none)
+        eagle
+          Before the accented e
+          versions: (none)
         éclair
           Accented
           versions: (none)
@@ -636,6 +642,12 @@ Feature: REPL 斜杠命令的分派与输出
           versions: (none)
         lint-fix
           Fix lint errors
+          versions: (none)
+        linter
+          After the punctuation
+          versions: (none)
+        Xcode-helper
+          Capital X
           versions: (none)
         Zeta
           Last of the letters
