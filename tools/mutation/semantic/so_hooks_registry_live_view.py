@@ -23,17 +23,18 @@ PATTERN = "state changed while it is read"
 
 class Registry(Delegate):
     async def execute_all(self, context: Any) -> list[Mapping[str, Any]]:
+        logger = logging.getLogger("synapse.agent.stop_hooks")
         results: list[Mapping[str, Any]] = []
         for name, hook in reversed(self._inner._hooks.items()):
             try:
                 outcome = await hook(context)
             except Exception as exc:
-                logging.getLogger("synapse.agent.stop_hooks").error(
-                    "Stop hook '%s' execution failed: %s", name, exc
-                )
+                logger.error("Stop hook '%s' execution failed: %s", name, exc)
                 continue
             if outcome:
                 results.append(outcome)
+                if outcome.get("message"):
+                    logger.info("[StopHook:%s] %s", name, outcome["message"])
         return results
 
 
