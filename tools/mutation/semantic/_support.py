@@ -57,6 +57,29 @@ def listed_in_index(sessions_dir: Path, session_id: str) -> bool:
         return False
 
 
+ImportOptions = tuple[Sequence[str], Sequence[tuple[str, str]]]
+
+
+class OptionsImporter(Delegate):
+    """A skill importer whose port reads ``--continue`` and ``--merge`` by a rule of its own: a mutant
+    overrides :meth:`options`, and the import itself is the reference's."""
+
+    def options(
+        self, source: str, continue_skills: Sequence[str], merge_into: Sequence[tuple[str, str]]
+    ) -> ImportOptions:
+        return continue_skills, merge_into
+
+    def import_skills(
+        self,
+        source: str,
+        *,
+        continue_skills: Sequence[str] = (),
+        merge_into: Sequence[tuple[str, str]] = (),
+    ) -> Any:
+        continued, merged = self.options(source, continue_skills, merge_into)
+        return self._inner.import_skills(source, continue_skills=continued, merge_into=merged)
+
+
 class SwappedImporter(Delegate):
     """A skill importer whose imports run with one helper of the importer module replaced."""
 

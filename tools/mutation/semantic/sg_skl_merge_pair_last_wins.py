@@ -11,23 +11,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
-from tools.mutation.semantic._support import Delegate
+from tools.mutation.semantic._support import ImportOptions, OptionsImporter
 
 AREAS = ("skills",)
 PATTERN = "keeping the first vs the last of duplicates"
 
 
-class Importer(Delegate):
-    def import_skills(
-        self,
-        source: str,
-        *,
-        continue_skills: Sequence[str] = (),
-        merge_into: Sequence[tuple[str, str]] = (),
-    ) -> Any:
+class Importer(OptionsImporter):
+    def options(
+        self, source: str, continue_skills: Sequence[str], merge_into: Sequence[tuple[str, str]]
+    ) -> ImportOptions:
         last_target = dict(merge_into)
-        pairs = [(name, last_target[name]) for name in last_target]
-        return self._inner.import_skills(source, continue_skills=continue_skills, merge_into=pairs)
+        return continue_skills, [(name, last_target[name]) for name in last_target]
 
 
 class Mutant(ReferenceImplementation):

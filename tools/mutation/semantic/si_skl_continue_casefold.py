@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
-from tools.mutation.semantic._support import Delegate
+from tools.mutation.semantic._support import ImportOptions, OptionsImporter
 
 AREAS = ("skills",)
 PATTERN = "ids compared case-insensitively"
@@ -32,18 +32,13 @@ def _source_names(source: str) -> list[str]:
     return names
 
 
-class Importer(Delegate):
-    def import_skills(
-        self,
-        source: str,
-        *,
-        continue_skills: Sequence[str] = (),
-        merge_into: Sequence[tuple[str, str]] = (),
-    ) -> Any:
+class Importer(OptionsImporter):
+    def options(
+        self, source: str, continue_skills: Sequence[str], merge_into: Sequence[tuple[str, str]]
+    ) -> ImportOptions:
         wanted = {name.casefold() for name in continue_skills}
         matched = [name for name in _source_names(source) if name.casefold() in wanted]
-        chosen = tuple(dict.fromkeys([*continue_skills, *matched]))
-        return self._inner.import_skills(source, continue_skills=chosen, merge_into=merge_into)
+        return tuple(dict.fromkeys([*continue_skills, *matched])), merge_into
 
 
 class Mutant(ReferenceImplementation):

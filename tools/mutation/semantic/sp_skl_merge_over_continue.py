@@ -13,23 +13,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
-from tools.mutation.semantic._support import Delegate
+from tools.mutation.semantic._support import ImportOptions, OptionsImporter
 
 AREAS = ("skills",)
 PATTERN = "precedence between two sources"
 
 
-class Importer(Delegate):
-    def import_skills(
-        self,
-        source: str,
-        *,
-        continue_skills: Sequence[str] = (),
-        merge_into: Sequence[tuple[str, str]] = (),
-    ) -> Any:
+class Importer(OptionsImporter):
+    def options(
+        self, source: str, continue_skills: Sequence[str], merge_into: Sequence[tuple[str, str]]
+    ) -> ImportOptions:
         merged = {name for name, _ in merge_into}
-        continued = [name for name in continue_skills if name not in merged]
-        return self._inner.import_skills(source, continue_skills=continued, merge_into=merge_into)
+        return [name for name in continue_skills if name not in merged], merge_into
 
 
 class Mutant(ReferenceImplementation):
