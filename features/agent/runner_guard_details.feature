@@ -154,7 +154,7 @@ Feature: AgentRunner 保护机制的细节
 
   @AGT-098
   Scenario: 成功的工具调用输出用法说明时，连续失败照样重新计数
-    Only failed results are read for the usage hints (the original filters `returnValue.isError` before it
+    Only failed results are read for the usage hints (the original filters returnValue.isError before it
     looks at a result's brief and output): a call that succeeds and prints a usage text, such as the
     `--help` the Bash tool's hint asks for after a failure, ends the streak like any other success.
     Given 工具调用依次返回:

@@ -116,7 +116,7 @@ Feature: AgentRunner 与会话、上下文的衔接细节
   @AGT-100 @live-settings
   Scenario: 同一步先卸载再自动压缩时，`compact` 事件报告的是压缩自身的 token 数
     The `compact` event carries the compaction's own result (the original's
-    `buildCompactPayload(compactResult)`): `previousTokens` counts the history the offload left, not the
+    buildCompactPayload(compactResult)): `previousTokens` counts the history the offload left, not the
     history before the offload, so the two events of one step add up to what the step freed and nothing
     is counted twice.
     Given runner 恢复的会话中有一轮超长的工具结果和 6 条较长的历史消息

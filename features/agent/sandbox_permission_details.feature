@@ -131,7 +131,7 @@ Feature: 沙箱授权请求与回答的细节
   @AGT-101
   Scenario: 被拦截的命令在拦截前已有输出时，权限请求的原因仍只是拦截原因
     The reason of the request is the blocked result's message alone (the original's
-    `returnValue.message`, else `Sandbox blocked command execution`): output the command printed before
+    returnValue.message, else `Sandbox blocked command execution`): output the command printed before
     the sandbox stopped it stays in the tool message the model sees and never becomes the question the
     user is asked.
     Given Agent 首轮工具调用被沙箱拦截，结果的 output 为 "id_rsa\nid_rsa.pub\n"，message 为 "deny file-read"

@@ -2,7 +2,7 @@
 Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普通文件
   Restoring offloaded content reads only a small regular file of the offload directory: reached without
   following a link (even one swapped in after the check, for the file or a directory on its way), with one
-  link, on the directory's device, at most SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES bytes (read as `parseInt`
+  link, on the directory's device, at most SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES bytes (read as parseInt
   reads it, so `1e2` is 1 and `100kb` is 100; default 1 MiB; never more is read, even from a file that
   grows after its size was checked), opened without blocking; any other reference keeps its text and a
   warning names it, and a NUL or a lone surrogate in a path never fails compaction. A file in a
@@ -12,7 +12,7 @@ Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普�
   卸载目录里可能出现 agent 没写过的东西，也可能有另一个进程在恢复的同时改动它。恢复只读取这样的文件：
   位于卸载目录内、打开时不经过任何符号链接（检查之后才被换成链接的也不行，无论换的是文件本身还是路径上的
   目录）、是普通文件、与卸载目录在同一设备上、只有一个链接（硬链接可以指向任何地方的文件）、不超过
-  `SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES` 字节（使用时读取，像 `parseInt` 那样只取开头的整数：`1e2` 是 1，
+  `SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES` 字节（使用时读取，像 parseInt 那样只取开头的整数：`1e2` 是 1，
   `100kb` 是 100；未设置或不是正整数时为 1048576，即 1 MiB；检查大小之后文件被另一个进程写长，也不会读入
   超过上限的内容）。打开文件不得阻塞：命名管道不能让压缩永远挂起。
   不满足这些条件的引用保持 `Tool result is at: <path>` 原文，并记录一条指明该引用路径的 warning；只有文件

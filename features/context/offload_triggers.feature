@@ -132,7 +132,7 @@ Feature: Context offload 触发规则
 
   @CTX-109 @beyond-seed
   Scenario Outline: 路径引用前的空白按 JavaScript 的 trimStart() 判断 — <情形>
-    The original tests `content.trimStart().startsWith("Tool result is at:")`, and `trimStart()` removes
+    The original tests content.trimStart().startsWith("Tool result is at:"), and trimStart() removes
     JavaScript's white space: a byte-order mark (U+FEFF) in front of a reference is white space, so the
     reference stays as it is; U+001C is not, so a long output that starts with it is no reference and is
     offloaded like any other. The compaction that restores references reads them the same way.

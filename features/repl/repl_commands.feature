@@ -590,8 +590,8 @@ Feature: REPL 斜杠命令的分派与输出
       """
 
   @REPL-058 @beyond-seed
-  Scenario: `/skills` 按 `localeCompare` 的顺序列出技能：大小写与重音不把名称排到别处，同名时小写在前，标点、数字在字母之前
-    The original lists the skills of its index, which it sorts with `a.name.localeCompare(b.name)` (ICU):
+  Scenario: `/skills` 按 localeCompare 的顺序列出技能：大小写与重音不把名称排到别处，同名时小写在前，标点、数字在字母之前
+    The original lists the skills of its index, which it sorts with a.name.localeCompare(b.name) (ICU):
     names compare without case or accents first, so `Beta` and `éclair` take their places among the
     others, the lower-case one of two names differing only in case comes first, punctuation (`_` before
     `-`) and digits come before letters, and other scripts after Latin letters. A sort by code points

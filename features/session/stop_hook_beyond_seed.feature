@@ -224,7 +224,7 @@ Feature: Stop Hook 注册表（超出种子的约定）
 
   @HOOK-023
   Scenario: 进度在 hook 报告时就交给 onMessagePart，不等 hook 结束
-    Progress is feedback while a hook works: the original awaits onMessagePart inside `onProgress`, so a
+    Progress is feedback while a hook works: the original awaits onMessagePart inside onProgress, so a
     hook that says what it is doing and then works for a while shows that line before it finishes, not
     together with its final report.
     Given onMessagePart 回调以同步方式记录收到的消息片段
