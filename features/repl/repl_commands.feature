@@ -593,8 +593,9 @@ Feature: REPL 斜杠命令的分派与输出
   Scenario: `/skills` 按 localeCompare 的顺序列出技能：大小写与重音不把名称排到别处，同名时小写在前，标点、数字在字母之前
     The original lists the skills of its index, which it sorts with a.name.localeCompare(b.name) (ICU):
     names compare without case or accents first, so `Beta` and `éclair` take their places among the
-    others, the lower-case one of two names differing only in case comes first, punctuation (`_` before
-    `-`) and digits come before letters, and other scripts after Latin letters. A sort by code points
+    others, an accent weighs more than case (`Eclair` before `éclair`), the lower-case one of two names
+    differing only in case comes first, punctuation (`_` before `-`) and digits come before letters,
+    and other scripts after Latin letters. A sort by code points
     would list every capitalised name before the lower-case ones and `éclair` after `Zeta`.
     Given 技能目录中有:
       | path                | content                                                  |
@@ -611,6 +612,7 @@ Feature: REPL 斜杠命令的分派与输出
       | linter/SKILL.md     | ---\nname: linter\ndescription: After the punctuation\n---\n |
       | Xcode-helper/SKILL.md | ---\nname: Xcode-helper\ndescription: Capital X\n---\n   |
       | eagle/SKILL.md      | ---\nname: eagle\ndescription: Before the accented e\n---\n |
+      | Eclair/SKILL.md     | ---\nname: Eclair\ndescription: Capital, no accent\n---\n |
     When 执行 `/skills`
     Then 输出应逐行为:
       """
@@ -630,6 +632,9 @@ Feature: REPL 斜杠命令的分派与输出
           versions: (none)
         eagle
           Before the accented e
+          versions: (none)
+        Eclair
+          Capital, no accent
           versions: (none)
         éclair
           Accented
