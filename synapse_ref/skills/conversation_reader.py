@@ -91,7 +91,6 @@ class _Line(msgspec.Struct, gc=False):
 
 _LINE_DECODER = msgspec.json.Decoder(_Line)
 _REFUSED = (msgspec.MsgspecError, ValueError, RecursionError)
-_get = dict.get  # called unbound: no method object made per block
 
 
 @dataclass
@@ -325,15 +324,15 @@ class ConversationReader:
             for block in raw:
                 if type(block) is not dict:
                     continue
-                kind = _get(block, "type")
+                kind = block.get("type")
                 if kind == "text":
-                    text = _get(block, "text")
+                    text = block.get("text")
                     if type(text) is str and text:
                         texts.append(text)
                 elif kind == "tool_use":
-                    call_id, name = _get(block, "id"), _get(block, "name")
+                    call_id, name = block.get("id"), block.get("name")
                     if call_id and name:
-                        tool_input = _get(block, "input")
+                        tool_input = block.get("input")
                         calls += (
                             ToolCall(
                                 call_id if type(call_id) is str else str(call_id),
@@ -342,13 +341,12 @@ class ConversationReader:
                             ),
                         )
                 elif kind == "tool_result":
-                    call_id = _get(block, "tool_use_id")
+                    call_id = block.get("tool_use_id")
                     if call_id:
-                        text = _get(block, "content")
                         results += (
                             ToolResult(
                                 call_id if type(call_id) is str else str(call_id),
-                                text if type(text) is str else _as_text(text),
+                                _as_text(block.get("content")),
                             ),
                         )
             if texts:

@@ -61,13 +61,18 @@ ImportOptions = tuple[Sequence[str], Sequence[tuple[str, str]]]
 
 
 class OptionsImporter(Delegate):
-    """A skill importer whose port reads ``--continue`` and ``--merge`` by a rule of its own: a mutant
-    overrides :meth:`options`, and the import itself is the reference's."""
+    """A skill importer as a port wraps it: a mutant overrides :meth:`options` (how ``--continue`` and
+    ``--merge`` are read) or :meth:`importing` (what holds while an import runs), and the import itself is
+    the reference's."""
 
     def options(
         self, source: str, continue_skills: Sequence[str], merge_into: Sequence[tuple[str, str]]
     ) -> ImportOptions:
         return continue_skills, merge_into
+
+    @contextlib.contextmanager
+    def importing(self) -> Iterator[None]:
+        yield
 
     def import_skills(
         self,
@@ -77,27 +82,23 @@ class OptionsImporter(Delegate):
         merge_into: Sequence[tuple[str, str]] = (),
     ) -> Any:
         continued, merged = self.options(source, continue_skills, merge_into)
-        return self._inner.import_skills(source, continue_skills=continued, merge_into=merged)
+        with self.importing():
+            return self._inner.import_skills(source, continue_skills=continued, merge_into=merged)
 
 
-class SwappedImporter(Delegate):
+class SwappedImporter(OptionsImporter):
     """A skill importer whose imports run with one helper of the importer module replaced."""
 
     def __init__(self, inner: Any, name: str, value: Any) -> None:
         super().__init__(inner)
         self._mut_swap = (name, value)
 
-    def import_skills(
-        self,
-        source: str,
-        *,
-        continue_skills: Sequence[str] = (),
-        merge_into: Sequence[tuple[str, str]] = (),
-    ) -> Any:
+    @contextlib.contextmanager
+    def importing(self) -> Iterator[None]:
         from synapse_ref.skills import importer
 
         with swapped(importer, *self._mut_swap):
-            return self._inner.import_skills(source, continue_skills=continue_skills, merge_into=merge_into)
+            yield
 
 
 class SwappedWritesSession(Delegate):

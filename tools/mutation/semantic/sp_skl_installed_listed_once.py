@@ -10,24 +10,20 @@ none imported before the last similarity check, or checks one skill only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
-from tools.mutation.semantic._support import Delegate
+from tools.mutation.semantic._support import OptionsImporter
 
 AREAS = ("skills",)
 PATTERN = "state kept across iterations"
 
 
-class Importer(Delegate):
-    def import_skills(
-        self,
-        source: str,
-        *,
-        continue_skills: Sequence[str] = (),
-        merge_into: Sequence[tuple[str, str]] = (),
-    ) -> Any:
+class Importer(OptionsImporter):
+    @contextlib.contextmanager
+    def importing(self) -> Iterator[None]:
         inner = self._inner
         try:
             listed = inner._installed()
@@ -35,7 +31,7 @@ class Importer(Delegate):
             listed = []
         inner._installed = lambda: listed  # an instance attribute shadows the method for this import
         try:
-            return inner.import_skills(source, continue_skills=continue_skills, merge_into=merge_into)
+            yield
         finally:
             del inner._installed
 
