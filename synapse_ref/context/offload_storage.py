@@ -118,14 +118,15 @@ def _detect_extension(content: str) -> str:
     """``json`` when the content is a JSON text, as the original's ``JSON.parse`` decides: ``json.loads``
     without the ``NaN`` and ``Infinity`` it would take.  orjson decides the common cases quickly; only
     what it refuses (NaN, integers beyond 64 bits, lone surrogates, and all plain text) is asked of
-    ``json``, and in the steps ``json.loads`` takes, so that a text that does not start like JSON or
-    only starts with a JSON value (numbered lines) is told apart without building an exception."""
+    ``json``, and in the steps ``json.loads`` takes.  A text that does not start like JSON (most tool
+    output) is told apart before any parser runs, and one that only starts with a JSON value (numbered
+    lines) without building an exception."""
+    start = _WHITESPACE.match(content).end()  # type: ignore[union-attr]  # it matches "" at least
+    if content[start : start + 1] not in _JSON_START:
+        return "txt"
     try:
         orjson.loads(content)
     except orjson.JSONDecodeError:
-        start = _WHITESPACE.match(content).end()  # type: ignore[union-attr]  # it matches "" at least
-        if content[start : start + 1] not in _JSON_START:
-            return "txt"
         try:
             end = _DECODER.raw_decode(content, start)[1]
         except (ValueError, RecursionError):  # RecursionError: nested too deeply for json
