@@ -22,7 +22,7 @@ import pytest
 from pytest_bdd import given, parsers, then, when
 
 from steps.support import run
-from synapse_spec import probes
+from synapse_spec import cells, probes
 from synapse_spec.contract import Implementation
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -1730,12 +1730,13 @@ def ses_then_entry_count(ses_world: SesWorld, count: int) -> None:
 
 @when(parsers.parse('追加第一条用户消息，文本部分为 "{parts}"（以 ` + ` 分隔）'))
 def ses_when_append_first_user(ses_world: SesWorld, parts: str) -> None:
-    content = [{"type": "text", "text": part} for part in parts.split(" + ")]
+    content = [{"type": "text", "text": cells.expand(part)} for part in parts.split(" + ")]
     ses_world.session.append_message({"role": "user", "content": content})
 
 
 @then(parsers.parse('标题应为 "{title}"，索引中亦然'))
 def ses_then_title(ses_world: SesWorld, title: str) -> None:
+    title = cells.expand(title)  # {U+0301} for a combining accent, {x * 45} for a repeated letter
     assert ses_world.session.title == title, (
         f"the title should be the first user message's text parts joined by a space, at most 50 chars "
         f"(47 + '...'): expected {title!r}, got {ses_world.session.title!r}"

@@ -471,7 +471,7 @@ def importer_existing_versions(importer_ctx: ImporterContext, name: str, count: 
         (version / "SKILL.md").write_text(_skill_md(f"旧版本 {number}"), encoding="utf-8")
 
 
-@given(parsers.re(r"模型的合并请求(?P<how>会回复一份合并结果|抛出错误|回复空白文本)"))
+@given(parsers.re(r"模型的合并请求(?P<how>会回复一份合并结果|抛出错误|回复空白文本|回复字节顺序标记与空白)"))
 def importer_merge_model(importer_ctx: ImporterContext, how: str) -> None:
     if how == "会回复一份合并结果":
         importer_ctx.llm.reply_text(_skill_md("A merge that must not be applied"))
@@ -479,6 +479,8 @@ def importer_merge_model(importer_ctx: ImporterContext, how: str) -> None:
         importer_ctx.llm.fail(RuntimeError("model unavailable"))
     elif how == "回复空白文本":
         importer_ctx.llm.reply_text("  \n")
+    elif how == "回复字节顺序标记与空白":
+        importer_ctx.llm.reply_text("\ufeff \u00a0\n")  # white space to JavaScript's trim()
 
 
 SOURCE_LAYOUTS = (

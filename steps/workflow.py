@@ -540,6 +540,15 @@ def wf_given_timeline_garbage(wf_ctx: WfContext, docstring: str) -> None:
     assert events == [], f"none of the damaged lines is an event, yet query returned {events}"
 
 
+@given(parsers.re(r"timeline 末尾另有一行，只有 (?P<chars>U\+[0-9A-F]{4}(?: U\+[0-9A-F]{4})*)"))
+def wf_given_timeline_odd_blank_line(wf_ctx: WfContext, chars: str) -> None:
+    path = Path(wf_ctx.workflow.timeline.path(wf_ctx.session_id))
+    assert path.is_file() and path.read_bytes().endswith(b"\n"), "the timeline should hold whole lines"
+    line = "".join(chr(int(code[2:], 16)) for code in chars.split())
+    with path.open("ab") as handle:
+        handle.write(line.encode("utf-8") + b"\n")
+
+
 @given("timeline 檔案的路徑是一個目錄，讀取時拋出例外")
 def wf_given_timeline_directory(wf_ctx: WfContext) -> None:
     path = Path(wf_ctx.workflow.timeline.path(wf_ctx.session_id))
@@ -1154,6 +1163,10 @@ WF_BAD_INPUTS: dict[str, Callable[[WfContext], str]] = {
     "`planner` 的 SubagentStop 事件": lambda ctx: json.dumps(
         {**wf_stop_event(ctx, "DEV", "pass"), "agent_type": "planner"}
     ),
+    # json.dumps writes the float as the bare word NaN, which JSON.parse refuses.
+    "欄位帶有 NaN 的 SubagentStop 事件": lambda ctx: json.dumps(
+        {**wf_stop_event(ctx, "DEV", "pass"), "duration_ms": float("nan")}
+    ),
 }
 
 
@@ -1531,6 +1544,14 @@ def wf_given_session_without_state(wf_ctx: WfContext) -> None:
 @given("workflow.json 不是 workflow state")
 def wf_given_state_not_a_state(wf_ctx: WfContext) -> None:
     Path(wf_ctx.workflow.state.path(wf_ctx.session_id)).write_text("[]\n", encoding="utf-8")
+
+
+@given("workflow.json 的欄位含有 NaN")
+def wf_given_state_with_nan(wf_ctx: WfContext) -> None:
+    path = Path(wf_ctx.workflow.state.path(wf_ctx.session_id))
+    state = json.loads(path.read_text(encoding="utf-8"))
+    # json.dumps writes the float as the bare word NaN, which JSON.parse refuses.
+    path.write_text(json.dumps({**state, "elapsedMs": float("nan")}, indent=2) + "\n", encoding="utf-8")
 
 
 @given("timeline 檔案含有無法解碼的位元組")

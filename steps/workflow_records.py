@@ -740,6 +740,14 @@ def wfr_given_timeline_text(wfr_ctx: WfrContext, session: str, docstring: str) -
     wfr_ctx.session_id = session
 
 
+@given(parsers.re(r"session `(?P<session>[^`]+)` 的 timeline.jsonl 內容為下列各行："))
+def wfr_given_timeline_lines(wfr_ctx: WfrContext, session: str, docstring: str) -> None:
+    path = wfr_timeline_file(wfr_ctx, session)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(docstring.encode("utf-8") + b"\n")
+    wfr_ctx.session_id = session
+
+
 @given(parsers.re(r"session `(?P<session>[^`]+)` 的 timeline.jsonl 以 UTF-8 BOM 開頭，內容為下列各行："))
 def wfr_given_timeline_with_bom(wfr_ctx: WfrContext, session: str, docstring: str) -> None:
     path = wfr_timeline_file(wfr_ctx, session)

@@ -661,3 +661,18 @@ Feature: REPL 斜杠命令的分派与输出
           Code review
           versions: (none)
       """
+
+  @REPL-059
+  Scenario: `/compact` 的 token 数带千位分隔符，删除的卸载文件数原样写出
+    The original groups the three token counts with toLocaleString() but writes the number of deleted
+    offload files as it is (`deletedFiles.length` in a template string): a compaction that removed 1234
+    files says 1234, not 1,234.
+    Given `forceCompact()` 返回 `success=true` 且释放了 token
+      | previousTokens | currentTokens | freedTokens | deletedFiles |
+      | 2500000        | 1500          | 2498500     | 1234         |
+    When 执行 `/compact`
+    Then 输出应逐行为:
+      """
+      ✅ 压缩完成：2,500,000 → 1,500 tokens
+      释放 2,498,500 tokens，删除 1234 个卸载文件
+      """

@@ -4,6 +4,8 @@ Feature: `pricing.json` 的结构校验
   tokens. A file that breaks it anywhere, for any model, prices nothing (cost `N/A` rather than a guess)
   and says so in a warning; integers are as good as decimals, other models may be listed, and fields
   beside the four prices are ignored (the original's zod object drops them instead of refusing the file).
+  The file is read as `JSON.parse` reads it: `NaN` or `Infinity` anywhere, even in an ignored field, is no
+  JSON, so the whole file prices nothing.
 
   @SES-029
   Scenario Outline: 只有完全符合结构的 `pricing.json` 才用于计价
@@ -26,6 +28,8 @@ Feature: `pricing.json` 的结构校验
       | 价格不是有限数     | {"claude-sonnet-4-20250514": {"inputPerMillion": 3, "outputPerMillion": 15, "cacheReadPerMillion": 0.3, "cacheWritePerMillion": Infinity}}                                                                | null     | 是      |
       | 其他模型的价格无效 | {"claude-sonnet-4-20250514": {"inputPerMillion": 3, "outputPerMillion": 15, "cacheReadPerMillion": 0.3, "cacheWritePerMillion": 3.75}, "other-model": {"inputPerMillion": 1}}                             | null     | 是      |
       | 价格之外的字段     | {"claude-sonnet-4-20250514": {"inputPerMillion": 3, "outputPerMillion": 15, "cacheReadPerMillion": 0.3, "cacheWritePerMillion": 3.75, "currency": "USD", "source": "https://example.com/pricing"}} | 0.011475 | 否      |
+      | 价格之外的字段为 NaN | {"claude-sonnet-4-20250514": {"inputPerMillion": 3, "outputPerMillion": 15, "cacheReadPerMillion": 0.3, "cacheWritePerMillion": 3.75, "discount": NaN}} | null     | 是      |
+      | 其他模型的多余字段为 -Infinity | {"claude-sonnet-4-20250514": {"inputPerMillion": 3, "outputPerMillion": 15, "cacheReadPerMillion": 0.3, "cacheWritePerMillion": 3.75}, "other-model": {"inputPerMillion": 1, "outputPerMillion": 2, "cacheReadPerMillion": 0, "cacheWritePerMillion": 0, "note": -Infinity}} | null     | 是      |
 
   @SES-115
   Scenario: 定价表按模型的完整名称查找，只列出模型族名称的价格不用于带日期的模型

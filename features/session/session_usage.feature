@@ -51,6 +51,7 @@ Feature: Session Usage 统计稳定性
       | 0       | 55     | 50    |
       | 5.9     | 7      | 5     |
       | 2 轮    | 4      | 2     |
+      | -3      | 55     | 50    |
 
   @SES-108 @beyond-seed
   Scenario: 定价为 0 的模型记录一轮后，费用已知为 0，`/cost` 显示 `$0.00` 而不是 N/A

@@ -237,6 +237,7 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
       | 目标技能未安装   | pr-summary | 会回复一份合并结果   | 0    |
       | 模型调用失败     | git-commit | 抛出错误             | 1    |
       | 模型回复为空白   | git-commit | 回复空白文本         | 1    |
+      | 模型回复只有字节顺序标记与空白 | git-commit | 回复字节顺序标记与空白 | 1    |
 
   @SKL-025
   Scenario Outline: 导入源的布局 — <布局>

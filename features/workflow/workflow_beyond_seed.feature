@@ -64,6 +64,7 @@ Feature: Strategic Compact — 原實作缺陷的修正
       | 不合法的 session id    | session_id 含路徑字元的 SubagentStop 事件 |
       | agent 的 stage 都已完成 | `planner` 的 SubagentStop 事件 |
       | 其他外掛的同名 agent     | `other:developer` 的 SubagentStop 事件 |
+      | 不是 JSON 的 NaN      | 欄位帶有 NaN 的 SubagentStop 事件 |
 
   @WF-099
   Scenario: timeline 修剪掉多筆 session:compact 時保留的是最新的那一筆

@@ -431,6 +431,7 @@ Feature: SubagentStop hook 與 compact 建議的細節
       | 呼叫的 session 沒有 workflow state    |
       | workflow.json 不是 workflow state     |
       | timeline 檔案含有無法解碼的位元組     |
+      | workflow.json 的欄位含有 NaN          |
 
   @WF-051
   Scenario Outline: 通過後的下一步指引依 workflow 的並行群組決定 — <workflow> <stage>

@@ -381,3 +381,42 @@ Feature: Workflow 的登記表、狀態檔與 timeline 檔
       | -              | -        | -     | 1,2 |
       | stage:complete | -        | -     | 2   |
     And `stage:complete` 的 latest 是 n 為 2 的事件，`session:compact` 的 latest 不存在
+
+  @WF-134
+  Scenario: 含 NaN 或 Infinity 的行不是 JSON，query 與 latest 略過它
+    The original parses each line with JSON.parse, which refuses the bare words NaN and Infinity (a line
+    a Python tool wrote with its default json.dumps): such a line is no event, like any other line that is
+    no JSON, even when a lenient parser would read it.
+    Given session `wfr-tl-12` 的 timeline.jsonl 內容為下列各行：
+      """
+      {"ts": "2026-03-01T07:00:00.001Z", "type": "stage:complete", "category": "stage", "label": "階段完成", "n": 1}
+      {"ts": "2026-03-01T07:00:00.002Z", "type": "stage:complete", "category": "stage", "label": "階段完成", "n": 2, "score": NaN}
+      {"ts": "2026-03-01T07:00:00.003Z", "type": "session:compact", "category": "session", "label": "Context 壓縮", "n": 3, "size": Infinity}
+      {"ts": "2026-03-01T07:00:00.004Z", "type": "stage:start", "category": "stage", "label": "階段開始", "n": 4, "ratio": -Infinity}
+      """
+    Then 在 session `wfr-tl-12` 查詢的結果依序如下：
+      | event_type     | category | limit | n |
+      | -              | -        | -     | 1 |
+      | stage:complete | -        | -     | 1 |
+      | stage:start    | -        | -     | - |
+    And `stage:complete` 的 latest 是 n 為 1 的事件，`session:compact` 的 latest 不存在
+
+  @WF-135
+  Scenario Outline: compact 判斷時 timeline 中的空白行依 JavaScript 的 trim() 判斷 — <情形>
+    The compact decision refuses a timeline it cannot read, and a blank line is no damage. Blank is what
+    JavaScript's trim() empties, as the original reads its text: a line holding only a byte-order mark (a
+    second log appended with its mark) is blank, while a line holding only an information separator
+    (U+001C, which Python's strip() would remove) is not blank, and being no JSON it makes the timeline
+    unreadable.
+    Given 一個 standard workflow 的 DEV stage 剛完成（verdict: pass）
+    And transcript 檔案大小為 7MB（> 5MB 閾值）
+    And timeline 中無任何 `session:compact` 事件（從未 compact 過）
+    And timeline 末尾另有一行，只有 <字元>
+    When `shouldSuggestCompact` 執行
+    Then `suggest` 為 <suggest>
+
+    Examples:
+      | 情形                     | 字元          | suggest |
+      | 位元組順序標記是空白     | U+FEFF        | true    |
+      | 不換行空格與 Tab 是空白  | U+00A0 U+0009 | true    |
+      | 資訊分隔符號不是空白     | U+001C        | false   |

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import cast
 
+from synapse_ref.js_text import json_parse
 from synapse_ref.session.paths import pricing_path
 
 logger = logging.getLogger("synapse.session.pricing")
@@ -34,11 +34,12 @@ def load_pricing(path: Path | None = None) -> PricingConfig | None:
     """The pricing table at ``path`` (default ``<SYNAPSE_HOME>/pricing.json``).
 
     A missing or invalid file means "no pricing": costs are then shown as ``N/A`` rather than guessed,
-    and a warning says which file was ignored and why.
+    and a warning says which file was ignored and why.  The file is read as ``JSON.parse`` reads it: a
+    ``NaN`` or ``Infinity`` anywhere, even in a field beside the prices, makes it no JSON.
     """
     target = path if path is not None else pricing_path()
     try:
-        data = json.loads(target.read_text(encoding="utf-8"))
+        data = json_parse(target.read_text(encoding="utf-8"))
     except FileNotFoundError:
         logger.warning("Pricing file not found, costs unavailable: %s", target)
         return None

@@ -227,7 +227,7 @@ class SkillImporter:
             logger.warning("Merging %s into %s failed: %s", name, target_name, error)
             result["skipped"].append(name)
             return
-        merged = _text_of(reply.message).strip()
+        merged = trim(_text_of(reply.message))  # JavaScript's white space: a lone BOM is no text either
         if not merged:
             logger.warning("Merging %s into %s failed: the model returned no text", name, target_name)
             result["skipped"].append(name)

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from synapse_ref.js_text import trim
+from synapse_ref.js_text import json_parse, trim
 from synapse_ref.workflow.on_stop import SubagentStopHook
 from synapse_ref.workflow.paths import WorkflowPaths
 from synapse_ref.workflow.state import WorkflowStore
@@ -44,7 +44,7 @@ def run_on_stop(stdin: str, *, root: Path | str, clock: Clock) -> CommandOutcome
     if not trim(stdin):
         return _answer("", ["empty input: expected the SubagentStop event as JSON on stdin"])
     try:
-        event = json.loads(stdin)
+        event = json_parse(stdin)  # as JSON.parse: NaN or Infinity anywhere makes the input no JSON
     except json.JSONDecodeError as exc:
         return _answer("", [f"invalid JSON on stdin: {exc}"])
     except (ValueError, RecursionError) as exc:  # a number past the digit limit, nesting past the stack

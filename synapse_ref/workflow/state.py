@@ -22,6 +22,7 @@ from typing import Any
 
 from filelock import FileLock
 
+from synapse_ref.js_text import json_parse
 from synapse_ref.workflow.paths import WorkflowPaths, atomic_write_text, remove_interrupted_writes
 from synapse_ref.workflow.registry import STAGES, WORKFLOWS, base_stage
 from synapse_ref.workflow.timeline import Clock, iso_timestamp
@@ -132,8 +133,8 @@ class WorkflowStore:
         path = self.path(session_id)
         text = path.read_text(encoding="utf-8")
         try:
-            state = json.loads(text)
-        except json.JSONDecodeError as exc:
+            state = json_parse(text)  # as JSON.parse: a NaN or Infinity anywhere makes the file no JSON
+        except ValueError as exc:
             raise WorkflowStateError(f"{path}: not a workflow state") from exc
         if not isinstance(state, dict) or not isinstance(state.get("stages"), dict):
             raise WorkflowStateError(f"{path}: not a workflow state")

@@ -24,6 +24,7 @@ from typing import Any
 from filelock import FileLock
 
 from synapse_ref.context.settings import parse_env_positive_int
+from synapse_ref.js_text import json_parse, trim
 from synapse_ref.workflow.paths import WorkflowPaths, atomic_write_bytes, remove_interrupted_writes
 from synapse_ref.workflow.registry import TIMELINE_EVENTS
 
@@ -113,7 +114,7 @@ class Timeline:
             text = raw.decode("utf-8", errors="replace")
         found: list[TimelineEvent] = []
         for line in self._lines(text):
-            if not line.strip():
+            if not trim(line):  # blank as JavaScript's trim() sees it: a BOM is, U+001C to U+001F are not
                 continue
             event = _parse(line)
             if event is None:
@@ -169,9 +170,11 @@ class Timeline:
 
 
 def _parse(line: str) -> TimelineEvent | None:
+    """The event on one line, or None: as ``JSON.parse`` reads it, so ``NaN`` or ``Infinity`` (which
+    ``json.loads`` would take) make the line no JSON, and so no event."""
     try:
-        event = json.loads(line)
-    except json.JSONDecodeError:
+        event = json_parse(line)
+    except ValueError:
         return None
     if not isinstance(event, dict) or not isinstance(event.get("type"), str):
         return None
