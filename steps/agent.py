@@ -1592,6 +1592,20 @@ def agent_tool_error_kind(agent_world: AgentWorld, category: str, brief: str, ou
 
 @given(
     parsers.re(
+        r'^工具每次都返回错误，failureCategory 为空字符串 ""，brief 为 "(?P<brief>[^"]*)"，'
+        r'output 为 "(?P<output>[^"]*)"$'
+    )
+)
+def agent_tool_error_empty_category(agent_world: AgentWorld, brief: str, output: str) -> None:
+    """The category is present and empty, which is not the same as no category (AGT-104)."""
+    failure = _ToolResult(
+        is_error=True, output=output, message=brief, brief=brief, extras={"failureCategory": ""}
+    )
+    agent_world.default_result = lambda: failure
+
+
+@given(
+    parsers.re(
         r'^工具每次都返回没有 failureCategory 的错误，brief 为 "(?P<brief>[^"]*)"，'
         r'output 为 "(?P<output>[^"]*)"，message 为 "(?P<message>[^"]*)"$'
     )
@@ -2280,7 +2294,12 @@ def agent_history_with_incomplete_round(agent_world: AgentWorld, docstring: str)
 
 @given("模型直接回复，回复依次由以下片段组成")
 def agent_reply_of_parts(agent_world: AgentWorld, datatable: list[list[str]]) -> None:
-    agent_world.llm = cast(contract.ScriptedLLM, PartsModel(MODEL, parts_of(datatable)))
+    """A cell ``(null)`` is a JSON null (AGT-105)."""
+    parts: list[dict[str, Any]] = [
+        {key: None if value == "(null)" else value for key, value in part.items()}
+        for part in parts_of(datatable)
+    ]
+    agent_world.llm = cast(contract.ScriptedLLM, PartsModel(MODEL, parts))
 
 
 @given(parsers.parse('模型首轮先说 "{said}" 再调用 1 个 Bash 命令，看到结果后回复 "{answer}"'))

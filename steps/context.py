@@ -1128,7 +1128,8 @@ def ctx_given_missing_reference(ctx_state: CtxState, datatable: list[list[str]])
 
 @given(parsers.parse('模型的总结回复为 "{text}"'))
 def ctx_given_summary_reply(ctx_state: CtxState, text: str) -> None:
-    ctx_state.summary = text.replace("\\n", "\n")
+    """``\\n`` for a line break, ``{U+XXXX}`` for a character the feature cannot show (CTX-110)."""
+    ctx_state.summary = cells.expand(text.replace("\\n", "\n"))
     _ctx_llm(ctx_state).reply_text(ctx_state.summary)
 
 
@@ -2097,6 +2098,28 @@ def ctx_given_leading_image(ctx_state: CtxState, number: int) -> None:
     ctx_state.messages[number - 1] = {**message, "content": [dict(_CTX_IMAGE_PART), *content]}
 
 
+@given(parsers.parse("第 `{number:d}` 条消息的内容改为以下 JSON 片段"))
+def ctx_given_json_parts(ctx_state: CtxState, number: int, docstring: str) -> None:
+    """The message's content as the docstring's JSON array, parts of any shape (CTX-112)."""
+    parts = json.loads(docstring)
+    assert isinstance(parts, list), "scenario data: the content should be a JSON array of parts"
+    message = ctx_state.messages[number - 1]
+    ctx_state.messages[number - 1] = {**message, "content": parts}
+
+
+@then(parsers.parse('第 `{number:d}` 条消息的卸载文件内容应为 "{text}"'))
+def ctx_then_offload_file_text(ctx_state: CtxState, number: int, text: str) -> None:
+    result = _ctx_result(ctx_state)
+    path = _ctx_reference_path(result.messages[number - 1])
+    assert path is not None, f"message {number} should become a `Tool result is at: <path>` reference"
+    expected = text.replace("\\n", "\n")
+    got = Path(path).read_text(encoding="utf-8")
+    assert got == expected, (
+        f"the offload file of message {number} should hold its text parts as Array.join joins them "
+        f"(a missing or null text as nothing): expected {expected!r}, got {got!r}"
+    )
+
+
 @then(parsers.parse("第 `{number:d}` 条消息的卸载文件内容应为其文本片段以换行连接"))
 def ctx_then_multipart_file(ctx_state: CtxState, number: int) -> None:
     result = _ctx_result(ctx_state)
@@ -2234,14 +2257,19 @@ def ctx_then_error_logged(caplog: pytest.LogCaptureFixture, prefix: str) -> None
 
 @given("总结模型的回复依次由以下片段组成")
 def ctx_given_parts_model(ctx_state: CtxState, datatable: list[list[str]]) -> None:
-    ctx_state.llm = cast(contract.ScriptedLLM, PartsModel("main-model", parts_of(datatable)))
+    """A cell ``(null)`` is a JSON null (CTX-114)."""
+    parts: list[dict[str, Any]] = [
+        {key: None if value == "(null)" else value for key, value in part.items()}
+        for part in parts_of(datatable)
+    ]
+    ctx_state.llm = cast(contract.ScriptedLLM, PartsModel("main-model", parts))
 
 
 @then(parsers.parse('压缩结果应为 `success=true`，第一条消息的文本为 "{text}"'))
 def ctx_then_summary_text(ctx_state: CtxState, text: str) -> None:
     result = ctx_state.compact_result
     assert result is not None and result.success, f"the compaction should succeed, got {result!r}"
-    expected = text.replace("\\n", "\n")
+    expected = cells.expand(text.replace("\\n", "\n"))
     first = result.messages[0]
     assert first == {"role": "user", "content": [{"type": "text", "text": expected}]}, (
         f"the compacted history should start with the user message {expected!r}, got {first!r}"

@@ -155,9 +155,11 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
     And 工具集直接处理同一调用的结果文本应以 "Invalid parameters: tool arguments must be valid JSON. Parse error: " 开头，其后是解析错误
 
     Examples:
-      | 参数               |
-      | {"command": "ls"   |
-      | command=ls         |
+      | 参数                                 |
+      | {"command": "ls"                     |
+      | command=ls                           |
+      | {"command": "ls", "timeout": NaN}    |
+      | {"command": "ls", "limit": Infinity} |
 
   @AGT-080
   Scenario Outline: 工具集返回的结果带有原实现为每类结果给出的 brief 标签

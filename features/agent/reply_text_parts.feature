@@ -31,3 +31,19 @@ Feature: 由多个文本片段组成的最终回复
     Then run 应返回 "构建已修复。"
     And 模型应被调用 2 次
     And 工具应执行 1 次，历史依次多出用户消息、带文字的工具调用回复、它的结果与最终回复
+
+  @AGT-105
+  Scenario: 最终回复中文本为 null 的文本片段算作空文本，请求照常完成
+    The answer is the reply's text parts joined as the original joins a message's text parts
+    (`parts.map((part) => part.text).join('')`), and `Array.join` writes a null text as nothing: a reply
+    whose first streamed chunk came with a null text is answered with the other parts, and the reply stays
+    in the history as the model sent it. A loop that joins the texts as strings fails the request on it
+    or writes `None`.
+    Given 模型直接回复，回复依次由以下片段组成
+      | type | text       |
+      | text | (null)     |
+      | text | 所有测试   |
+      | text | 都已通过。 |
+    When 执行 `runner.run(...)`
+    Then run 应返回 "所有测试都已通过。"
+    And 历史的最后一条消息应是这条 assistant 回复，文本片段与模型发来的相同

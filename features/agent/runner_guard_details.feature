@@ -202,3 +202,20 @@ Feature: AgentRunner 保护机制的细节
     Then run 应返回 "Reached tool iteration limit (0); stopping.\nUse --help to see command usage."
     And 模型应被调用 0 次
     And 停止提示应作为最后一条 assistant 消息留在历史中
+
+  @AGT-104
+  Scenario Outline: failureCategory 为空字符串时仍是一个类别：失败不计入连续失败，也不再按关键字判断
+    The original tells a categorised failure by the type of its category (`typeof category === 'string'`):
+    an empty category is a category, and not a countable one, so the keywords of the brief and the output
+    are not read (as for `timeout` in AGT-031). A loop that tests the category for truthiness
+    (`if (category)`) would judge these failures by their keywords and stop after the third round.
+    Given 工具每次都返回错误，failureCategory 为空字符串 ""，brief 为 "<brief>"，output 为 "<output>"
+    And 3 轮工具调用之后模型直接回复 "换个办法完成了"
+    When 执行 `runner.run(...)`
+    Then run 应返回 "换个办法完成了"
+
+    Examples:
+      | brief              | output                      |
+      | Usage: ls [path]   |                             |
+      |                    | bash: rg: command not found |
+      | Invalid parameters | unexpected argument: --all  |

@@ -38,13 +38,15 @@ Feature: 沙箱授权请求与回答的细节
     And permission 的命令应为 "<command>"
 
     Examples:
-      | tool | arguments                     | command         |
-      | Bash | {"command":"cat /etc/shadow"} | cat /etc/shadow |
-      | Read | {"command":"cat /etc/shadow"} |                 |
-      | Bash | {"cmd":"cat /etc/shadow"}     |                 |
-      | Bash | {"command":["cat","x"]}       |                 |
-      | Bash | ["cat /etc/shadow"]           |                 |
-      | Bash | cat /etc/shadow               |                 |
+      | tool | arguments                                            | command         |
+      | Bash | {"command":"cat /etc/shadow"}                        | cat /etc/shadow |
+      | Read | {"command":"cat /etc/shadow"}                        |                 |
+      | Bash | {"cmd":"cat /etc/shadow"}                            |                 |
+      | Bash | {"command":["cat","x"]}                              |                 |
+      | Bash | ["cat /etc/shadow"]                                  |                 |
+      | Bash | cat /etc/shadow                                      |                 |
+      | Bash | {"command":"cat /etc/shadow","timeout":NaN}          |                 |
+      | Bash | {"command":"cat /etc/shadow","limits":[1,-Infinity]} |                 |
 
   @AGT-025
   Scenario Outline: 授权写入白名单的是资源所在目录，目录资源保持原样

@@ -148,3 +148,20 @@ Feature: 压缩的保留数、分割点与空总结的边界
       | 情形                         | 模型                                | 期望模型      |
       | 当前模型名后跟一个空格       | main-model{U+0020}                  | main-model    |
       | 另一个模型名前有空格、后有换行 | {U+0020}{U+0020}compact-model\n     | compact-model |
+
+  @CTX-113 @beyond-seed
+  Scenario: 默认计数器数的是原实现 JSON.stringify 写出的文本：键按写入的顺序，不按字母排序
+    `JSON.stringify` writes a message's keys in the order they were written (`role`, then `content`; in a
+    text part `type`, then `text`), and cl100k_base tokens depend on the neighbours of each character: the
+    full stop that ends each text here merges with the `"}]}` after it. A port that counts the JSON of a
+    generic map, whose keys come out sorted (`content` first), writes the same characters in another order
+    and counts one token less per message.
+    Given ContextCompactor 不传 token 计数器（使用实现的默认计数器）
+    And 模型的总结回复为 "## Current Status\n不应使用"
+    And 历史消息为:
+      | role      | text                     |
+      | user      | Read auth.ts and fix it. |
+      | assistant | Fixed the login bug.     |
+    When 执行 compact
+    Then 压缩应被跳过：历史原样返回、`success=true` 且未调用总结模型
+    And `previousTokens` 与 `currentTokens` 都应为 `42`

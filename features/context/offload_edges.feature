@@ -229,3 +229,25 @@ Feature: 多片段 tool 消息的卸载与恢复
       | 情形                 | 文本                          |
       | 50 个字符加结尾换行  | {x * 50}{U+000A}              |
       | 两个空格缩进的 49 个字符 | {U+0020}{U+0020}{y * 49}      |
+
+  @CTX-112
+  Scenario: 没有文本或文本为 null 的文本片段按 `Array.join` 计为空文本，卸载文件仍是各片段以换行连接
+    The original saves `part.text` of every part of type `text` joined with a newline
+    (`parts.map((part) => part.text).join('\n')`), and `Array.join` writes a missing or null text as
+    nothing: a result whose first text part has no text and whose second has `null` is saved as two empty
+    lines followed by the third part. A port that joins only the parts holding a text, or writes null as
+    `None`, saves another text.
+    Given 一个每字符计 1 token 的计数器与一个空的会话 offload 目录
+    And ContextManager 参数为 `scanRatio=1` 与 `minChars=50`
+    And 历史消息为:
+      | role | text | repeat |
+      | tool | a    | 60     |
+      | user | 继续   | 1      |
+    And 第 `1` 条消息的内容改为以下 JSON 片段
+      """
+      [{"type": "text"}, {"type": "text", "text": null}, {"type": "text", "text": "npm test: 3 passing, 0 failing, 12 skipped; coverage 87.5% of 1204 lines"}]
+      """
+    And 当前 token 超过 offload 阈值
+    When 调用 `offloadIfNeeded(messages)`
+    Then `offloadedCount` 应为 `1`
+    And 第 `1` 条消息的卸载文件内容应为 "\n\nnpm test: 3 passing, 0 failing, 12 skipped; coverage 87.5% of 1204 lines"

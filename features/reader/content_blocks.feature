@@ -45,3 +45,27 @@ Feature: 内容块解析与映射
     When 解析会话文件
     Then 该行应被丢弃
     And 最终结果中不应出现未知角色 turn
+
+  @RDR-087 @beyond-seed
+  Scenario: 一行中重复的键以最后一次出现的值为准
+    Each line is read with `JSON.parse`, which keeps the last value of a key written twice, at every level
+    of the line: a line whose role, id, content or toolCalls were rewritten by appending the corrected
+    field is read with the corrected values. A reader that takes the first occurrence of a key (a path
+    query that stops at the first match) would read the stale ones.
+    Given 会话文件内容如下
+      """
+      {"id":"u1","role":"assistant","role":"user","content":"草稿","content":"请检查构建日志"}
+      {"id":"a-old","id":"a1","role":"assistant","content":[{"type":"text","text":"旧的说明","text":"先读取日志。"}],"toolCalls":[{"id":"c-1","name":"bash","arguments":"{}"}],"toolCalls":[{"id":"c-2","name":"read","arguments":"{\"path\":\"build.log\",\"path\":\"logs/build.log\"}"}]}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 各 turn 的角色与文本应为
+      | role      | content        |
+      | user      | 请检查构建日志 |
+      | assistant | 先读取日志。   |
+    And 各 turn 的 id 应为
+      | role      | id |
+      | user      | u1 |
+      | assistant | a1 |
+    And 助手 turn 的 `toolCalls` 应包含解析后的参数
+      | id  | name | input                      |
+      | c-2 | read | {"path": "logs/build.log"} |

@@ -101,3 +101,35 @@ Feature: ConversationReader 读取 Synapse 自身的会话行
       | toolUseId | content    |
       | call-1    | 3 passed   |
       | call-2    | 日志第一行 |
+
+  @RDR-084 @beyond-seed
+  Scenario: toolCalls 的 arguments 含 NaN 或 Infinity 时不是 JSON，该工具调用的参数为空对象
+    A Synapse session line's `arguments` are read with `JSON.parse`, as the line itself is: arguments
+    holding `NaN` or `Infinity` are no JSON, so the call keeps its id and name and its input is `{}`, as
+    for any arguments that are not a JSON object (RDR-033); the other calls of the line keep theirs.
+    Given 会话文件内容如下
+      """
+      {"id":"a1","role":"assistant","content":"Running the checks.","toolCalls":[{"id":"c-1","name":"bash","arguments":"{\"command\":\"npm test\",\"timeout\":NaN}"},{"id":"c-2","name":"read","arguments":"{\"path\":\"a.ts\",\"limit\":-Infinity}"},{"id":"c-3","name":"grep","arguments":"{\"pattern\":\"TODO\"}"}]}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 助手 turn 的 `toolCalls` 应包含解析后的参数
+      | id  | name | input               |
+      | c-1 | bash | {}                  |
+      | c-2 | read | {}                  |
+      | c-3 | grep | {"pattern": "TODO"} |
+
+  @RDR-088 @beyond-seed
+  Scenario: tool 结果的文本片段没有文本或文本为 null 时算作空文本，布尔值写作 true 与 false
+    The text parts of a tool result are joined as the original joins a message's text parts
+    (`parts.map((part) => part.text).join('\n')`): `Array.join` writes a missing or null text as nothing
+    and a boolean as `true` or `false`, so each part keeps its line. A reader that joins `str()` of each
+    text writes `None` and `True`.
+    Given 会话文件内容如下
+      """
+      {"role":"assistant","content":[],"toolCalls":[{"id":"call-1","name":"bash","arguments":"{\"command\":\"npm test\"}"}]}
+      {"role":"tool","toolCallId":"call-1","content":[{"type":"text","text":null},{"type":"text"},{"type":"text","text":"3 passed"},{"type":"text","text":false}]}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 第 2 个 turn 的 toolResults 内容应为
+      | toolUseId | content             |
+      | call-1    | \n\n3 passed\nfalse |

@@ -78,3 +78,21 @@ Feature: ConversationReader 的 warning 日志写明被跳过的行在文件中�
     When 调用 `ConversationReader.read(filePath)`
     Then 每个合法的 user 与 assistant 行都应依次成为一个内容完整的 turn
     And 应依次为第 `3` 行各记录一条 warning 日志，日志写明该行的行号
+
+  @RDR-083
+  Scenario: 含 NaN 或 Infinity 的行不是 JSON：该行被跳过，warning 写明其行号，前后的行照常读取
+    A line is read with `JSON.parse`, which refuses `NaN`, `Infinity` and `-Infinity` (what Python's
+    `json.dumps` writes for such numbers unless told otherwise): such a line is skipped like any damaged
+    line, with a warning naming it, and is never a turn. A reader that parses lines with a lenient JSON
+    reader (Python's `json.loads`) would read all five lines.
+    Given 会话文件内容如下
+      """
+      {"id":"u1","role":"user","content":"统计一下测试耗时"}
+      {"id":"x1","role":"assistant","content":"平均耗时未知","latency":NaN}
+      {"id":"x2","role":"user","content":"再试一次","score":Infinity}
+      {"id":"x3","role":"assistant","content":[{"type":"text","text":"好的"}],"delta":[1,-Infinity]}
+      {"id":"a2","role":"assistant","content":"平均耗时 1.5 秒"}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 返回的 turn 应依次为 id 为 `u1,a2` 的行
+    And 应依次为第 `2,3,4` 行各记录一条 warning 日志，日志写明该行的行号

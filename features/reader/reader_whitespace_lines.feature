@@ -30,3 +30,23 @@ Feature: 一行写了两个 JSON 值时该行被跳过，空行与只有空白�
       | 其后有只含空格的行 | {"id":"u1","role":"user","content":"a"}\n{"id":"x","role":"user","content":"x"} {"id":"y","role":"assistant","content":"y"}\n\s\s\n{"id":"a2","role":"assistant","content":"b"} | u1,a2 | 2 |
       | 其前有只含制表符的行 | {"id":"u1","role":"user","content":"a"}\n\t\n{"id":"x","role":"user","content":"x"} {"id":"y","role":"assistant","content":"y"}\n{"id":"a2","role":"assistant","content":"b"} | u1,a2 | 3 |
       | CRLF 文件中的空行 | {"id":"u1","role":"user","content":"a"}\r\n\r\n{"id":"x","role":"user","content":"x"} {"id":"y","role":"assistant","content":"y"}\r\n{"id":"a2","role":"assistant","content":"b"}\r | u1,a2 | 3 |
+
+  @RDR-085
+  Scenario: 只有空白的行按 JavaScript 的 `trim()` 判断：只有 U+FEFF 或 Unicode 空格的行被静默跳过，只有 U+001C 或 U+0085 的行记录 warning
+    The original drops the lines whose `line.trim()` is empty. JavaScript's white space holds the
+    byte-order mark U+FEFF and the Unicode spaces (U+3000, U+00A0), but not the information separators
+    U+001C..U+001F nor U+0085 NEXT LINE, which are then no JSON and are skipped with a warning. A reader
+    that tests the lines with Python's `str.strip()` would warn about the first and keep quiet about the
+    others.
+    Given 会话文件内容如下，其中 `{U+XXXX}` 表示该码位的字符
+      """
+      {"id":"u1","role":"user","content":"a"}
+      {U+FEFF}
+      {U+3000}{U+00A0}
+      {U+001C}
+      {U+0085}
+      {"id":"a2","role":"assistant","content":"b"}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 返回的 turn 应依次为 id 为 `u1,a2` 的行
+    And 应依次为第 `4,5` 行各记录一条 warning 日志，日志写明该行的行号

@@ -96,3 +96,26 @@ Feature: 工具序列与摘要统计
       | read |
       | bash |
       | Bash |
+
+  @RDR-086 @beyond-seed @live-settings
+  Scenario Outline: 内容是假值时 `estimatedTokens` 按 turn 的空文本估算 — content 为 <content>
+    The original estimates a turn from the JSON of the line's content or, when that content is falsy, of
+    the turn's text (the two joined by `||`): a falsy content (`false`, `0`, an empty string) gives way to
+    the turn's text, which is then empty and counts as `""`, two characters; `null` does too, and `[]`,
+    `{}`, `true` and `7` count as written. A reader that falls back only for a missing content (`??`)
+    would count `false` as five characters and `0` as one.
+    Given 会话文件内容为 `{"id":"u1","role":"user","content":<content>}`（`\s`、`\t`、`\r` 表示空格、制表符与回车）
+    And 设置 `SYNAPSE_CHARS_PER_TOKEN` 为 "1"
+    When 对同一会话执行 `summarize`
+    Then `estimatedTokens` 应为 <tokens>
+
+    Examples:
+      | content | tokens |
+      | false   | 2      |
+      | 0       | 2      |
+      | ""      | 2      |
+      | null    | 2      |
+      | []      | 2      |
+      | {}      | 2      |
+      | true    | 4      |
+      | 7       | 1      |

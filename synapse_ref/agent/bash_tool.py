@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import signal
@@ -14,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from synapse_ref.agent.tools import BashTool, ToolReturn
-from synapse_ref.js_text import first_word, trim
+from synapse_ref.js_text import first_word, json_parse, trim
 
 logger = logging.getLogger("synapse.agent.bash")
 
@@ -259,7 +258,8 @@ class BashToolset:
                 extras={"failureCategory": "command_not_found"},
             )
         try:
-            args = json.loads(str(tool_call.get("arguments") or "{}"))
+            # JSON.parse, as in the original: NaN and Infinity are no JSON
+            args = json_parse(str(tool_call.get("arguments") or "{}"))
         except ValueError as error:
             return _usage_error(
                 f"Invalid parameters: tool arguments must be valid JSON. Parse error: {error}"

@@ -20,6 +20,7 @@ from synapse_ref.agent.sandbox import (
     build_from_tool_results,
 )
 from synapse_ref.agent.tools import ToolReturn, Toolset, counts_as_failure, tool_result_text
+from synapse_ref.context.context_manager import array_join_text
 from synapse_ref.context.records import CompactResult, OrchestratorResult
 from synapse_ref.context.sanitizer import sanitize_tool_protocol_history
 from synapse_ref.llm.ports import LLMClient
@@ -104,7 +105,10 @@ class _LoopOutcome:
 
 
 def _text_of(message: Message) -> str:
-    return "".join(part["text"] for part in message.get("content", []) if part.get("type") == "text")
+    """The text parts joined as the original's ``extractText`` joins them (``Array.join``: a null or
+    missing text is nothing)."""
+    parts = [p for p in message.get("content", []) if isinstance(p, dict) and p.get("type") == "text"]
+    return "".join(array_join_text(part.get("text")) for part in parts)
 
 
 def _text_message(role: str, text: str) -> Message:

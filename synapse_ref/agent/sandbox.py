@@ -3,13 +3,13 @@ is carried out through the Bash tool."""
 
 from __future__ import annotations
 
-import json
 import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from synapse_ref.agent.tools import ToolReturn, Toolset
+from synapse_ref.js_text import json_parse
 
 SANDBOX_BLOCKED = "sandbox_blocked"
 PERMISSION_TYPE = "sandbox_access"
@@ -52,11 +52,12 @@ def build_from_tool_results(
 
 
 def _bash_command(call: dict[str, Any]) -> str:
-    """The ``command`` argument of a Bash call; "" for another tool or arguments without one."""
+    """The ``command`` argument of a Bash call; "" for another tool or arguments without one, or
+    arguments ``JSON.parse`` refuses (``NaN``, ``Infinity``), as in the original."""
     if call.get("name") != "Bash":
         return ""
     try:
-        command = json.loads(str(call.get("arguments", ""))).get("command")
+        command = json_parse(str(call.get("arguments", ""))).get("command")
     except (ValueError, AttributeError):
         return ""
     return command if isinstance(command, str) else ""

@@ -26,7 +26,7 @@ import stat
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from importlib import resources
 
-from synapse_ref.context.context_manager import OFFLOAD_REFERENCE_PREFIX
+from synapse_ref.context.context_manager import OFFLOAD_REFERENCE_PREFIX, array_join_text
 from synapse_ref.context.offload_storage import OffloadStore
 from synapse_ref.context.records import CompactResult, Message
 from synapse_ref.context.settings import parse_env_positive_int
@@ -96,9 +96,8 @@ def _texts(message: Message) -> list[str]:
         return [content]
     if not isinstance(content, list):
         return []
-    return [
-        str(p["text"]) for p in content if isinstance(p, dict) and p.get("type") == "text" and "text" in p
-    ]
+    parts = [p for p in content if isinstance(p, dict) and p.get("type") == "text"]
+    return [array_join_text(p.get("text")) for p in parts]  # as extractText maps part.text
 
 
 class ContextCompactor:
@@ -191,7 +190,7 @@ class ContextCompactor:
             try:
                 reply = await client.generate(system_prompt, messages, [], max_tokens=max_tokens)
                 text = "\n".join(_texts(reply.message))
-                if not text.strip():
+                if not trim(text):  # JavaScript's white space: a lone U+FEFF is blank, U+001C is not
                     raise EmptySummaryError("API returned an empty response")
                 return text
             except Exception as exc:

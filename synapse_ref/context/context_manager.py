@@ -18,14 +18,28 @@ logger = logging.getLogger("synapse.context.manager")
 
 
 def message_text(message: Message) -> str | None:
-    """The text parts of a message joined with newlines, or None when it has none."""
+    """The text parts of a message joined with newlines, or None when it has none.
+
+    As the original's ``parts.map((part) => part.text).join('\n')``: every part of type ``text`` counts,
+    and ``Array.join`` writes a missing or null text as nothing (a boolean as ``true``/``false``)."""
     content = message.get("content")
     if isinstance(content, str):
         return content
     if not isinstance(content, list):
         return None
-    texts = [p["text"] for p in content if isinstance(p, dict) and p.get("type") == "text" and "text" in p]
-    return "\n".join(str(t) for t in texts) if texts else None
+    texts = [p.get("text") for p in content if isinstance(p, dict) and p.get("type") == "text"]
+    return "\n".join(array_join_text(t) for t in texts) if texts else None
+
+
+def array_join_text(value: object) -> str:
+    """What ``Array.join`` writes for a part's text, as the original joins text parts
+    (``parts.map((part) => part.text).join(separator)``): nothing for a missing or null text, ``true`` and
+    ``false`` for booleans, a string as it is."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def reference_message(message: Message, filepath: str) -> Message:

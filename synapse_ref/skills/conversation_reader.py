@@ -30,7 +30,9 @@ from typing import Any, Protocol
 import msgspec
 import orjson
 
+from synapse_ref.context.context_manager import array_join_text
 from synapse_ref.context.settings import parse_env_positive_int
+from synapse_ref.js_text import json_parse, trim
 
 logger = logging.getLogger("synapse.skills.conversation_reader")
 
@@ -289,18 +291,18 @@ class ConversationReader:
     @staticmethod
     def _load_refused(line: bytes, number: int) -> dict[str, Any] | None:
         """A line msgspec refused (a blank line, invalid UTF-8, NaN, lone surrogates, not an object,
-        damage) is decided by ``json`` on the line decoded with replacement characters, as the whole
-        file used to be, so the outcome is the standard library's: blank lines are skipped silently,
-        a line that is no JSON object with a warning."""
+        damage) is decided on the line decoded with replacement characters, as the original decides it:
+        a line blank to ``trim()`` is skipped silently, one ``JSON.parse`` refuses (``NaN`` too) or that
+        is no JSON object with a warning."""
         text = line.decode("utf-8", errors="replace")
-        if not text.strip():
+        if not trim(text):  # the original's line.trim(): U+FEFF is white space, U+001C and U+0085 are not
             return None
         return ConversationReader._load(text, number)
 
     @staticmethod
     def _load(line: str, number: int) -> dict[str, Any] | None:
         try:
-            data = json.loads(line)
+            data = json_parse(line)  # JSON.parse, as in the original: a line with NaN is no JSON
         except (ValueError, RecursionError) as exc:  # RecursionError: nested deeper than Python recurses
             logger.warning("Failed to parse conversation line %d: %s", number, exc)
             return None
@@ -362,10 +364,7 @@ class ConversationReader:
         for entry in entries:
             if not isinstance(entry, dict) or not entry.get("name"):
                 continue
-            try:
-                tool_input = json.loads(entry["arguments"])
-            except (KeyError, TypeError, ValueError):
-                tool_input = {}
+            tool_input = _arguments_input(entry.get("arguments"))
             calls.append(
                 ToolCall(
                     str(entry.get("id") or ""),
@@ -453,6 +452,15 @@ class ConversationReader:
         )
 
 
+def _arguments_input(arguments: Any) -> Any:
+    """A native tool call's ``arguments`` as ``JSON.parse`` reads them (``NaN`` and ``Infinity`` are no
+    JSON), or ``{}`` when they are missing or no JSON."""
+    try:
+        return json_parse(arguments)
+    except (TypeError, ValueError):
+        return {}
+
+
 def _json_length(value: Any) -> int:
     """Characters of ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``.
 
@@ -488,7 +496,7 @@ def _as_text(content: Any) -> str:
     if content is None:
         return ""
     if isinstance(content, list) and all(isinstance(p, dict) and p.get("type") == "text" for p in content):
-        return "\n".join(str(p.get("text", "")) for p in content)
+        return "\n".join(array_join_text(p.get("text")) for p in content)
     return _as_json(content)
 
 

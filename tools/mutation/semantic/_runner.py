@@ -8,7 +8,6 @@ scenarios that read the log judge the changed rule and nothing else.
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import os
 import posixpath
@@ -17,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from synapse_ref.agent.abort import until_aborted
-from synapse_ref.js_text import parse_int
+from synapse_ref.context.context_manager import array_join_text
+from synapse_ref.js_text import json_parse, parse_int
 
 logger = logging.getLogger("synapse.agent")
 
@@ -70,9 +70,8 @@ def text_of(message: Message) -> str:
     content = message.get("content")
     if isinstance(content, str):
         return content
-    return "".join(
-        p.get("text", "") for p in content or [] if isinstance(p, dict) and p.get("type") == "text"
-    )
+    parts = [p for p in content or [] if isinstance(p, dict) and p.get("type") == "text"]
+    return "".join(array_join_text(p.get("text")) for p in parts)
 
 
 def counts_as_failure(result: Any) -> bool:
@@ -86,7 +85,7 @@ def bash_command(call: Message) -> str:
     if call.get("name") != "Bash":
         return ""
     try:
-        command = json.loads(str(call.get("arguments", ""))).get("command")
+        command = json_parse(str(call.get("arguments", ""))).get("command")
     except (ValueError, AttributeError):
         return ""
     return command if isinstance(command, str) else ""

@@ -222,11 +222,11 @@ def message_text(message: dict[str, Any]) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        texts = [
-            p["text"] for p in content if isinstance(p, dict) and p.get("type") == "text" and "text" in p
-        ]
-        if texts:
-            return "\n".join(str(t) for t in texts)
+        texts = [p.get("text") for p in content if isinstance(p, dict) and p.get("type") == "text"]
+        if texts:  # as Array.join writes them: a missing or null text is nothing
+            return "\n".join(
+                "" if t is None else str(t).lower() if isinstance(t, bool) else str(t) for t in texts
+            )
     return json.dumps(content, ensure_ascii=False, separators=(",", ":"))
 
 
