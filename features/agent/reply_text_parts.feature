@@ -36,14 +36,16 @@ Feature: 由多个文本片段组成的最终回复
   Scenario: 最终回复中文本为 null 的文本片段算作空文本，请求照常完成
     The answer is the reply's text parts joined as the original joins a message's text parts
     (`parts.map((part) => part.text).join('')`), and `Array.join` writes a null text as nothing: a reply
-    whose first streamed chunk came with a null text is answered with the other parts, and the reply stays
-    in the history as the model sent it. A loop that joins the texts as strings fails the request on it
-    or writes `None`.
+    whose first text part has a null text is answered with its other text parts, and the reply stays in
+    the history as the model sent it. (Thinking blocks sit between the text parts, so no stream merges
+    them into one text.) A loop that joins the texts as strings fails the request on it or writes `None`.
     Given 模型直接回复，回复依次由以下片段组成
-      | type | text       |
-      | text | (null)     |
-      | text | 所有测试   |
-      | text | 都已通过。 |
+      | type     | text             |
+      | text     | (null)           |
+      | thinking | 先看一下测试结果 |
+      | text     | 所有测试         |
+      | thinking | 再确认一下覆盖率 |
+      | text     | 都已通过。       |
     When 执行 `runner.run(...)`
     Then run 应返回 "所有测试都已通过。"
     And 历史的最后一条消息应是这条 assistant 回复，文本片段与模型发来的相同

@@ -42,10 +42,11 @@ Feature: 总结文本取自模型回复的文本片段
 
   @CTX-110
   Scenario Outline: 只含 JavaScript 空白的总结回复算作一次失败的尝试 — <情形>
-    Whether a summary is blank is decided by JavaScript's `trim()`, as every text of the original is: the
-    byte-order mark U+FEFF is white space there, so a reply of nothing else is empty and the next attempt
-    gives the summary. A compactor that tests the reply with Python's `str.strip()`, which keeps U+FEFF,
-    would take it as the summary.
+    A blank summary is a failed attempt (CTX-039; the original retries only on a reply with no part at
+    all), and blank means what JavaScript's `trim()` empties, the white space of every other text the spec
+    reads: the byte-order mark U+FEFF is white space there, so a reply of nothing else is empty and the
+    next attempt gives the summary. A compactor that tests the reply with Python's `str.strip()`, which
+    keeps U+FEFF, would take it as the summary.
     Given ContextCompactor 的 `retryCount=3`
     And 模型的总结回复为 "<回复>"
     And 模型的总结回复为 "## Current Status\n第二次的摘要"
@@ -75,11 +76,29 @@ Feature: 总结文本取自模型回复的文本片段
   Scenario: 总结回复中文本为 null 的文本片段算作空文本
     The summary joins the text parts of the reply as the original joins a message's text parts
     (`parts.map((part) => part.text).join('\n')`), and `Array.join` writes a null text as nothing: the
-    part still adds its line break. A compactor that joins `str()` of each text writes `None`.
+    part still adds its line break. (Thinking blocks sit between the text parts, so no stream merges them
+    into one text.) A compactor that joins `str()` of each text writes `None`.
     Given 总结模型的回复依次由以下片段组成
-      | type | text              |
-      | text | (null)            |
-      | text | ## Current Status |
-      | text | 测试已全部通过    |
+      | type     | text              |
+      | text     | (null)            |
+      | thinking | 先整理一下思路    |
+      | text     | ## Current Status |
+      | thinking | 再看一遍测试      |
+      | text     | 测试已全部通过    |
     When 执行 compact
     Then 压缩结果应为 `success=true`，第一条消息的文本为 "[Compressed History]\n\n\n## Current Status\n测试已全部通过"
+
+  @CTX-115 @beyond-seed
+  Scenario: 相邻的文本片段是同一段文字，直接相连；被思考块隔开的文本片段以换行连接
+    The original's model layer merges the text parts that follow one another in a reply into one text
+    (a stream's chunks of one sentence), and only then joins the texts with a newline: a heading streamed
+    as `## Current Sta` and `tus` stays one line, while the text after a thinking block starts a new one.
+    A compactor that puts a newline between every two text parts breaks the heading in two.
+    Given 总结模型的回复依次由以下片段组成
+      | type     | text           |
+      | text     | ## Current Sta |
+      | text     | tus            |
+      | thinking | 先整理一下思路 |
+      | text     | 测试已全部通过 |
+    When 执行 compact
+    Then 压缩结果应为 `success=true`，第一条消息的文本为 "[Compressed History]\n\n## Current Status\n测试已全部通过"

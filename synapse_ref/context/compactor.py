@@ -100,6 +100,26 @@ def _texts(message: Message) -> list[str]:
     return [array_join_text(p.get("text")) for p in parts]  # as extractText maps part.text
 
 
+def _reply_text(message: Message) -> str:
+    """The summary in a reply, read as the original reads it: its stream layer merges adjacent text
+    parts into one text, and the texts that other parts (thinking) keep apart are joined with a newline."""
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    texts: list[str] = []
+    adjacent = False
+    for part in content if isinstance(content, list) else ():
+        is_text = isinstance(part, dict) and part.get("type") == "text"
+        if is_text:
+            piece = array_join_text(part.get("text"))
+            if adjacent:
+                texts[-1] += piece
+            else:
+                texts.append(piece)
+        adjacent = is_text
+    return "\n".join(texts)
+
+
 class ContextCompactor:
     """Summarises all but the last ``preserve_count`` messages into one ``[Compressed History]`` message."""
 
@@ -189,7 +209,7 @@ class ContextCompactor:
         while True:
             try:
                 reply = await client.generate(system_prompt, messages, [], max_tokens=max_tokens)
-                text = "\n".join(_texts(reply.message))
+                text = _reply_text(reply.message)
                 if not trim(text):  # JavaScript's white space: a lone U+FEFF is blank, U+001C is not
                     raise EmptySummaryError("API returned an empty response")
                 return text

@@ -13,7 +13,7 @@ from typing import Any
 from synapse_ref.context.compactor import (
     ContextCompactor,
     EmptySummaryError,
-    _texts,
+    _reply_text,
     load_summary_prompt,
     logger,
 )
@@ -33,7 +33,7 @@ class Compactor(ContextCompactor):
         while True:
             try:
                 reply = await client.generate(system_prompt, messages, [], max_tokens=max_tokens)
-                text = "\n".join(_texts(reply.message))
+                text = _reply_text(reply.message)
                 if not text:
                     raise EmptySummaryError("API returned an empty response")
                 return text

@@ -16,7 +16,7 @@ from typing import Any
 from synapse_ref.context.compactor import (
     ContextCompactor,
     EmptySummaryError,
-    _texts,
+    _reply_text,
     load_summary_prompt,
 )
 from tools.mutation.semantic._sf_compactor import CompactorMutant
@@ -37,7 +37,7 @@ class Compactor(ContextCompactor):
         for attempt in range(1, self.retry_count + 1):
             try:
                 reply = await client.generate(system_prompt, messages, [], max_tokens=max_tokens)
-                text = "\n".join(_texts(reply.message))
+                text = _reply_text(reply.message)
                 if not text.strip():
                     raise EmptySummaryError("API returned an empty response")
                 return text

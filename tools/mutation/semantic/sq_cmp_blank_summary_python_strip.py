@@ -31,7 +31,7 @@ class Compactor(ContextCompactor):
         while True:
             try:
                 reply = await client.generate(system_prompt, messages, [], max_tokens=max_tokens)
-                text = "\n".join(compactor_module._texts(reply.message))
+                text = compactor_module._reply_text(reply.message)
                 if not text.strip():
                     raise EmptySummaryError("API returned an empty response")
                 return text
