@@ -17,7 +17,14 @@ import pytest
 from pytest_bdd import given, parsers, then, when
 from pytest_mock import MockerFixture
 
-from steps.support import CharTokenCounter, PartsModel, RecordingSleep, message_tokens, parts_of, run
+from steps.support import (
+    CharTokenCounter,
+    PartsModel,
+    RecordingSleep,
+    message_tokens,
+    reply_parts_of,
+    run,
+)
 from synapse_spec import cells, contract, fuzz, probes
 
 MODEL = "fake-model"
@@ -2294,11 +2301,7 @@ def agent_history_with_incomplete_round(agent_world: AgentWorld, docstring: str)
 
 @given("模型直接回复，回复依次由以下片段组成")
 def agent_reply_of_parts(agent_world: AgentWorld, datatable: list[list[str]]) -> None:
-    """A cell ``(null)`` is a JSON null (AGT-105)."""
-    parts: list[dict[str, Any]] = [
-        {key: None if value == "(null)" else value for key, value in part.items()}
-        for part in parts_of(datatable)
-    ]
+    parts = reply_parts_of(datatable)
     agent_world.llm = cast(contract.ScriptedLLM, PartsModel(MODEL, parts))
 
 

@@ -31,7 +31,14 @@ from typing import Any, cast
 import pytest
 from pytest_bdd import given, parsers, then, when
 
-from steps.support import CharTokenCounter, PartsModel, RecordingSleep, message_tokens, parts_of, run
+from steps.support import (
+    CharTokenCounter,
+    PartsModel,
+    RecordingSleep,
+    message_tokens,
+    reply_parts_of,
+    run,
+)
 from synapse_spec import cells, contract, probes
 
 Message = dict[str, Any]
@@ -2257,11 +2264,7 @@ def ctx_then_error_logged(caplog: pytest.LogCaptureFixture, prefix: str) -> None
 
 @given("总结模型的回复依次由以下片段组成")
 def ctx_given_parts_model(ctx_state: CtxState, datatable: list[list[str]]) -> None:
-    """A cell ``(null)`` is a JSON null (CTX-114)."""
-    parts: list[dict[str, Any]] = [
-        {key: None if value == "(null)" else value for key, value in part.items()}
-        for part in parts_of(datatable)
-    ]
+    parts = reply_parts_of(datatable)
     ctx_state.llm = cast(contract.ScriptedLLM, PartsModel("main-model", parts))
 
 

@@ -121,3 +121,11 @@ def parts_of(datatable: list[list[str]]) -> list[dict[str, str]]:
     """The rows of a table whose header names the fields of each part."""
     header, *rows = datatable
     return [dict(zip(header, row, strict=True)) for row in rows]
+
+
+def reply_parts_of(datatable: list[list[str]]) -> list[dict[str, Any]]:
+    """The parts of a model reply from a table, a cell ``(null)`` being a JSON null (AGT-105, CTX-114)."""
+    return [
+        {key: None if cell == "(null)" else cell for key, cell in part.items()}
+        for part in parts_of(datatable)
+    ]

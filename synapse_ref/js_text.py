@@ -41,6 +41,17 @@ def trim(text: str) -> str:
     return text.strip(WHITESPACE)
 
 
+def array_join_text(value: object) -> str:
+    """What ``Array.join`` writes for a part's text, as the original joins text parts
+    (``parts.map((part) => part.text).join(separator)``): nothing for a missing or null text, ``true`` and
+    ``false`` for booleans, a string as it is."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def first_word(text: str) -> str:
     r"""``text.trim().split(/\s+/)[0]``."""
     return _SPACE_RUN.split(trim(text), maxsplit=1)[0]

@@ -20,9 +20,9 @@ from synapse_ref.agent.sandbox import (
     build_from_tool_results,
 )
 from synapse_ref.agent.tools import ToolReturn, Toolset, counts_as_failure, tool_result_text
-from synapse_ref.context.context_manager import array_join_text
 from synapse_ref.context.records import CompactResult, OrchestratorResult
 from synapse_ref.context.sanitizer import sanitize_tool_protocol_history
+from synapse_ref.js_text import array_join_text
 from synapse_ref.llm.ports import LLMClient
 from synapse_ref.llm.scripted import Message
 from synapse_ref.session.paths import env_int

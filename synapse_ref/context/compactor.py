@@ -26,12 +26,12 @@ import stat
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from importlib import resources
 
-from synapse_ref.context.context_manager import OFFLOAD_REFERENCE_PREFIX, array_join_text
+from synapse_ref.context.context_manager import OFFLOAD_REFERENCE_PREFIX
 from synapse_ref.context.offload_storage import OffloadStore
 from synapse_ref.context.records import CompactResult, Message
 from synapse_ref.context.settings import parse_env_positive_int
 from synapse_ref.context.token_counter import MessageTokenCache, TokenCounter, default_token_counter
-from synapse_ref.js_text import trim
+from synapse_ref.js_text import array_join_text, trim
 from synapse_ref.llm.ports import LLMClient
 
 COMPRESSED_HISTORY_PREFIX = "[Compressed History]\n\n"

@@ -10,7 +10,7 @@ from typing import Any
 from synapse_ref.context.offload_storage import OffloadStore
 from synapse_ref.context.records import Message, OffloadResult
 from synapse_ref.context.token_counter import MessageTokenCache, TokenCounter, default_token_counter
-from synapse_ref.js_text import WHITESPACE
+from synapse_ref.js_text import WHITESPACE, array_join_text
 
 OFFLOAD_REFERENCE_PREFIX = "Tool result is at:"
 
@@ -29,17 +29,6 @@ def message_text(message: Message) -> str | None:
         return None
     texts = [p.get("text") for p in content if isinstance(p, dict) and p.get("type") == "text"]
     return "\n".join(array_join_text(t) for t in texts) if texts else None
-
-
-def array_join_text(value: object) -> str:
-    """What ``Array.join`` writes for a part's text, as the original joins text parts
-    (``parts.map((part) => part.text).join(separator)``): nothing for a missing or null text, ``true`` and
-    ``false`` for booleans, a string as it is."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def reference_message(message: Message, filepath: str) -> Message:

@@ -30,9 +30,8 @@ from typing import Any, Protocol
 import msgspec
 import orjson
 
-from synapse_ref.context.context_manager import array_join_text
 from synapse_ref.context.settings import parse_env_positive_int
-from synapse_ref.js_text import json_parse, trim
+from synapse_ref.js_text import array_join_text, json_parse, trim
 
 logger = logging.getLogger("synapse.skills.conversation_reader")
 

@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from synapse_ref.agent.abort import until_aborted
-from synapse_ref.context.context_manager import array_join_text
-from synapse_ref.js_text import json_parse, parse_int
+from synapse_ref.js_text import array_join_text, json_parse, parse_int
 
 logger = logging.getLogger("synapse.agent")
 
