@@ -52,7 +52,7 @@ lint: $(STAMP)
 
 ## tox: the tests on Python 3.10, 3.11, 3.12 and 3.13
 tox: $(STAMP)
-	$(BIN)/tox run-parallel --parallel-no-spinner
+	$(BIN)/tox run-parallel --parallel-no-spinner $(if $(TOX_ENVS),-e $(TOX_ENVS))
 
 ## bench: speed and memory of every operation at full size, against the original's figures (reports/bench.json);
 ## ORIGINAL=reports/bench-original.json compares with figures measured by bench-original instead of the typed-in ones
