@@ -14,7 +14,7 @@ from pytest_bdd import given, parsers, then
 
 from steps.agent import AgentWorld, _text_of
 from steps.support import run
-from synapse_spec import contract, probes
+from synapse_spec import cells, contract, probes
 
 CALL_ID = "call-1"
 
@@ -93,11 +93,19 @@ def _tool_text(world: AgentWorld, number: int) -> str:
     )
 )
 def bash_tool_text_with_stderr(agent_world: AgentWorld, bash_call: BashCall, number: str, text: str) -> None:
-    """``\\n`` in the expected text stands for a line break."""
+    """``\\n`` in the expected text stands for a line break, ``{U+XXXX}`` for that code point."""
     stderr = probes.shell_stderr(_command(bash_call), agent_world.cwd)
-    expected = text.replace("\\n", "\n").replace("{stderr}", stderr)
+    expected = cells.expand(text.replace("\\n", "\n")).replace("{stderr}", stderr)
     actual = _tool_text(agent_world, int(number))
     assert actual == expected, f"the tool message should read {expected!r}, got {actual!r}"
+
+
+@then(parsers.re(r'^模型第 (?P<number>\d+) 次调用看到的 tool 消息文本应以 "(?P<text>.*)" 结尾$'))
+def bash_tool_text_suffix(agent_world: AgentWorld, number: str, text: str) -> None:
+    """``\\n`` in the expected text stands for a line break, ``{U+XXXX}`` for that code point."""
+    expected = cells.expand(text.replace("\\n", "\n"))
+    actual = _tool_text(agent_world, int(number))
+    assert actual.endswith(expected), f"the tool message should end with {expected!r}, got {actual!r}"
 
 
 _PREFIX = r"开头，其后是(?:解析错误|错误原因)$"

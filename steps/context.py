@@ -1584,7 +1584,7 @@ def ctx_given_env(monkeypatch: pytest.MonkeyPatch, env: str) -> None:
     for assignment in env.split():
         name, _, value = assignment.partition("=")
         assert name in CONTEXT_ENV, f"scenario data: unknown variable {name}"
-        monkeypatch.setenv(name, value)
+        monkeypatch.setenv(name, cells.expand(value))
 
 
 @when(
@@ -2371,6 +2371,10 @@ def ctx_given_referenced_file(ctx_state: CtxState, kind: str) -> None:
         content = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nget 50%\rget 100%\r\n"
         Path(path).write_bytes(content.encode("ascii"))
         ctx_state.files[path] = content  # readFileSync(utf-8) keeps every \r
+    elif kind == "一个以字节序标记开头的 UTF-8 文本文件（PowerShell 写出的表格）":
+        content = "\ufeffName    Value\n----    -----\nPath    C:\\work\n"
+        Path(path).write_bytes(content.encode("utf-8"))  # U+FEFF is the three bytes EF BB BF
+        ctx_state.files[path] = content  # readFileSync(utf-8) keeps it as U+FEFF
     elif kind == "一个含无效 UTF-8 字节的文本文件":
         Path(path).write_bytes("日志 ok ".encode() + b"\xff\xfe" + " 结束".encode())
         ctx_state.files[path] = "日志 ok \ufffd\ufffd 结束"  # what the original's readFileSync(utf-8) gives

@@ -606,8 +606,9 @@ def reader_default_limit(reader_ctx: ReaderContext, monkeypatch: pytest.MonkeyPa
 
 @given(parsers.re(r'设置 `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 为 "(?P<value>[^"]*)"'))
 def reader_set_limit(reader_ctx: ReaderContext, monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    value = cells.expand(value)
     monkeypatch.setenv("SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT", value)
-    if value.isdigit() and int(value) > 0:
+    if value.isascii() and value.isdigit() and int(value) > 0:
         reader_ctx.limit = int(value)
 
 
@@ -1304,6 +1305,14 @@ def reader_every_valid_line_a_turn(reader_ctx: ReaderContext) -> None:
 def reader_warned_tail_line_numbers(reader_ctx: ReaderContext, numbers: str) -> None:
     first = reader_ctx.tail_first_line
     reader_warned_line_numbers(reader_ctx, ",".join(str(first + int(n) - 1) for n in numbers.split(",")))
+
+
+@then(parsers.parse("应只记录 {count:d} 条 warning 日志，每个不是 JSON 的行一条"))
+def reader_warned_count(reader_ctx: ReaderContext, count: int) -> None:
+    messages = [probes.logged_text(r) for r in reader_ctx.warnings]
+    assert len(messages) == count, (
+        f"one WARNING per line that is no JSON ({count}), none for a line blank to trim(); got {messages}"
+    )
 
 
 @then(parsers.parse("应为 {count:d} 个缺少 toolCallId 的 tool 行各记录一条 warning 日志"))

@@ -142,3 +142,106 @@ def locale_compare_key(
         accents.append("")
         upper.append(char != folded)
     return tuple(primary), tuple(accents), tuple(upper), text  # the text itself: a total order
+
+
+_MAX_SAFE_INTEGER = 2**53
+_EXPONENT_FROM = 21
+"""``Number.prototype.toString`` writes a number of 22 or more integer digits with an exponent."""
+
+
+def number_text(value: float) -> str:
+    """The text ``JSON.stringify`` writes for a number: ``1.0`` is ``1``, ``-0.0`` is ``0``, ``1e16`` is
+    ``10000000000000000``, ``1e21`` is ``1e+21``, ``1.5e-07`` is ``1.5e-7``, ``1e-6`` is ``0.000001``, and
+    NaN and ±Infinity are ``null``.  An integer is the double JavaScript reads it as (past 2**53 digits
+    round; past the largest double it is Infinity).  The digits are the shortest that read back as the
+    same double, which Python's ``repr`` gives too; only where they go differs."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        if -_MAX_SAFE_INTEGER <= value <= _MAX_SAFE_INTEGER:
+            return str(value)
+        try:
+            value = float(value)
+        except OverflowError:
+            return "null"
+    if not math.isfinite(value):
+        return "null"
+    if value == 0:
+        return "0"
+    sign = "-" if value < 0 else ""
+    mantissa, _, exponent = repr(abs(value)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    significant = digits.rstrip("0")
+    # value = significant * 10 ** (point - len(significant)), as ECMAScript's Number::toString puts it
+    point = len(digits) + int(exponent or 0) - len(fraction)
+    count = len(significant)
+    if count <= point <= _EXPONENT_FROM:
+        text = significant + "0" * (point - count)
+    elif 0 < point <= _EXPONENT_FROM:
+        text = significant[:point] + "." + significant[point:]
+    elif -6 < point <= 0:
+        text = "0." + "0" * -point + significant
+    else:
+        power = point - 1
+        head = significant[0] + ("." + significant[1:] if count > 1 else "")
+        text = f"{head}e{'+' if power >= 0 else '-'}{abs(power)}"
+    return sign + text
+
+
+_ARRAY_INDEX = re.compile(r"0|[1-9][0-9]{0,9}")
+_LAST_ARRAY_INDEX = 2**32 - 2
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_encode_string = json.encoder.encode_basestring
+
+
+def _is_array_index(key: str) -> bool:
+    return _ARRAY_INDEX.fullmatch(key) is not None and int(key) <= _LAST_ARRAY_INDEX
+
+
+def object_keys(keys: list[str]) -> list[str]:
+    """The keys of an object in JavaScript's order: those that are array indices (``"0"``, ``"7"``,
+    ``"10"``, up to 2**32 - 2; not ``"07"`` or ``"-1"``) first, by their number, then the others in the
+    order they were written.  ``JSON.parse`` builds objects, and ``JSON.stringify`` writes them, in that
+    order, where a Python dict keeps the order of the text."""
+    indices = sorted((k for k in keys if _is_array_index(k)), key=int)
+    if not indices:
+        return keys
+    return indices + [k for k in keys if not _is_array_index(k)]
+
+
+def string_text(text: str) -> str:
+    """``JSON.stringify(text)``: ``json.dumps`` without ``ensure_ascii``, except that a lone surrogate is
+    written as its escape (``\\ud800``), as JavaScript has done since ES2019; a high and a low surrogate
+    held as two characters are one character to JavaScript, so they are joined first."""
+    encoded: str = _encode_string(text)
+    if not _SURROGATE.search(encoded):
+        return encoded
+    joined = encoded.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", joined)
+
+
+def _key_text(key: object) -> str:
+    """A key as JavaScript holds it: a string (``String(1.0)`` is ``"1"``)."""
+    if isinstance(key, str):
+        return key
+    return "null" if key is None else number_text(key)  # type: ignore[arg-type]
+
+
+def json_stringify(value: Any) -> str:
+    """``JSON.stringify(value)`` of a parsed JSON value (dicts, lists, strings, numbers, booleans, None):
+    compact, non-ASCII kept, numbers as :func:`number_text` writes them and object keys in
+    :func:`object_keys` order.  ``RecursionError`` for a value nested deeper than Python recurses."""
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return string_text(value)
+    if isinstance(value, (bool, int, float)):
+        return number_text(value)
+    if isinstance(value, dict):
+        items = {_key_text(k): v for k, v in value.items()}
+        keys = object_keys(list(items))
+        return "{" + ",".join(string_text(k) + ":" + json_stringify(items[k]) for k in keys) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(json_stringify(item) for item in value) + "]"
+    raise TypeError(f"{type(value).__name__} is not a JSON value")

@@ -6,7 +6,17 @@ import math
 
 import pytest
 
-from synapse_ref.js_text import WHITESPACE, first_word, number, parse_float, parse_int, trim
+from synapse_ref.js_text import (
+    WHITESPACE,
+    first_word,
+    json_stringify,
+    number,
+    number_text,
+    object_keys,
+    parse_float,
+    parse_int,
+    trim,
+)
 
 
 @pytest.mark.parametrize(
@@ -81,3 +91,52 @@ def test_trim_removes_what_javascript_removes_and_nothing_else() -> None:
 def test_first_word_splits_at_javascript_white_space() -> None:
     assert first_word("\ufeff git\u3000status") == "git"
     assert first_word("a\x1fb c") == "a\x1fb"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (1.0, "1"),
+        (-0.0, "0"),
+        (0, "0"),
+        (100.0, "100"),
+        (-1.5, "-1.5"),
+        (123.456, "123.456"),
+        (1e16, "10000000000000000"),
+        (1e20, "100000000000000000000"),
+        (1e21, "1e+21"),
+        (1.2345678e25, "1.2345678e+25"),
+        (1e-6, "0.000001"),
+        (2.5e-6, "0.0000025"),
+        (1e-7, "1e-7"),
+        (1.5e-7, "1.5e-7"),
+        (123e-20, "1.23e-18"),
+        (5e-324, "5e-324"),
+        (1.7976931348623157e308, "1.7976931348623157e+308"),
+        (math.inf, "null"),
+        (-math.inf, "null"),
+        (math.nan, "null"),
+        (2**53, "9007199254740992"),
+        (2**53 + 1, "9007199254740992"),
+        (10**21, "1e+21"),
+        (-(10**21), "-1e+21"),
+        (10**400, "null"),
+        (True, "true"),
+    ],
+)
+def test_number_text_writes_numbers_as_json_stringify(value: float, expected: str) -> None:
+    assert number_text(value) == expected
+
+
+def test_object_keys_put_array_indices_first_by_number() -> None:
+    keys = ["b", "10", "2", "-1", "01", "4294967294", "4294967295", "0", "a"]
+    assert object_keys(keys) == ["0", "2", "10", "4294967294", "b", "-1", "01", "4294967295", "a"]
+    assert object_keys(["role", "content"]) == ["role", "content"]
+
+
+def test_json_stringify_writes_parsed_json_as_javascript_does() -> None:
+    value = {"b": [1.0, None, True], "10": {"x": "\ud800\n\u2028é"}, "2": -0.0, "s": "<&>"}
+    assert json_stringify(value) == '{"2":0,"10":{"x":"\\ud800\\n\u2028é"},"b":[1,null,true],"s":"<&>"}'
+    assert json_stringify("\ud83d\ude00") == '"\U0001f600"'  # a pair held as two characters is one
+    with pytest.raises(TypeError):
+        json_stringify(object())

@@ -205,6 +205,24 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
       | {"command": "printf\tout; false"}   |
       | {"command": "\\nprintf out; false"} |
 
+  @AGT-106
+  Scenario Outline: 失败命令的 --help 提示按 JavaScript 的空白取第一个词：开头的 U+FEFF 是空白，U+001F 不是 — <情形>
+    The original takes `command.trim().split(/\s+/)[0]`: JavaScript's white space holds the byte-order mark
+    U+FEFF (a command pasted from a Windows editor may start with one) but not U+001C..U+001F, which
+    Python's `str.split()` breaks at while keeping U+FEFF. Both commands below are no command to bash
+    (`{U+XXXX}` is that code point), so the failure is `command_not_found` and the hint follows the output
+    as well as the message; the model's text ends with both.
+    Given 模型首轮以参数 `<参数>` 调用工具 "Bash"，看到结果后回复 "完成"
+    When 执行 `runner.run(...)`
+    Then run 应返回 "完成"
+    And 模型第 2 次调用看到的 tool 消息文本应以 "\n\nSelf-description: The command failed. Next step: run `Bash(command="<词> --help")` to learn usage, then retry with valid arguments.\n\nCommand failed with exit code 127\n\nSelf-description: The command failed. Next step: run `Bash(command="<词> --help")` to learn usage, then retry with valid arguments." 结尾
+    And 工具集直接处理同一调用应返回 is_error 为 true，failureCategory 为 "command_not_found"
+
+    Examples:
+      | 情形                   | 参数                               | 词                |
+      | 命令前的字节序标记是空白 | {"command": "\ufeffprintf out"}    | printf            |
+      | 名字中的 U+001F 不是空白 | {"command": "printf\u001fout x"}   | printf{U+001F}out |
+
   @AGT-086
   Scenario Outline: 失败命令的类别只看错误输出：标准输出中的用法说明或 "command not found" 不算误用
     The original classifies a failure by its stderr alone (classifyToolFailure(result.stderr)): a program

@@ -12,6 +12,9 @@ Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
 
   @CTX-023
   Scenario Outline: compact 触发阈值与冷却步数取原实现的默认值，可由环境变量覆盖 — <来源>
+    Values are read as parseInt reads them: ASCII digits only (a full-width ２ is no digit, though
+    Python's `int()` reads it), after JavaScript's white space (U+FEFF is, U+001F is not; {U+XXXX} is that
+    code point).
     Given 与 context 相关的 SYNAPSE_* 环境变量为 `<环境>`
     When 用替身 ContextManager 与 ContextCompactor 创建 `ContextOrchestrator` 且不传入阈值
     Then offload 仍超阈值且释放 `<未达>` tokens 时应触发 compact
@@ -25,6 +28,8 @@ Feature: Context 阈值的默认值与 SYNAPSE_* 环境变量
       | 非法值回退默认 | SYNAPSE_COMPACT_TRIGGER_THRESHOLD=abc SYNAPSE_COMPACT_COOLDOWN_STEPS=0   | 14999 | 15000 | 5  |
       | 负数回退默认  | SYNAPSE_COMPACT_TRIGGER_THRESHOLD=-5 SYNAPSE_COMPACT_COOLDOWN_STEPS=-2   | 14999 | 15000 | 5  |
       | 小数取整数前缀 | SYNAPSE_COMPACT_TRIGGER_THRESHOLD=20000.9 SYNAPSE_COMPACT_COOLDOWN_STEPS=2.5 | 19999 | 20000 | 2  |
+      | 全角数字不是数字 | SYNAPSE_COMPACT_TRIGGER_THRESHOLD=２００００ SYNAPSE_COMPACT_COOLDOWN_STEPS=２ | 14999 | 15000 | 5  |
+      | U+001F 不是空白，U+FEFF 是 | SYNAPSE_COMPACT_TRIGGER_THRESHOLD={U+001F}20000 SYNAPSE_COMPACT_COOLDOWN_STEPS={U+FEFF}2 | 14999 | 15000 | 2  |
 
   @CTX-090
   Scenario: 创建 `ContextOrchestrator` 时传入的触发阈值与冷却步数优先于环境变量

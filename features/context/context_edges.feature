@@ -24,6 +24,9 @@ Feature: Context 压缩器默认参数、卸载环境变量与阈值边界
 
   @CTX-027
   Scenario Outline: 编排器默认按 scanRatio 0.5、minChars 50 卸载并按 compactRetryCount 重试 — <来源>
+    The ratio is read as parseFloat reads it and the count as parseInt does: ASCII digits only (a
+    full-width ０.７ is no number, though Python's `float()` reads it), after JavaScript's white space
+    (U+FEFF is, U+001C is not; {U+XXXX} is that code point).
     Given 与 context 相关的 SYNAPSE_* 环境变量为 `<环境>`
     And 一个每字符计 1 token 的计数器与一个空的会话 offload 目录
     And 一个总结请求总是失败的脚本化模型 "main-model"
@@ -54,6 +57,8 @@ Feature: Context 压缩器默认参数、卸载环境变量与阈值边界
       | 比例取开头的数字     | SYNAPSE_OFFLOAD_SCAN_RATIO=0.7abc SYNAPSE_COMPACT_RETRY_COUNT=2 | 3,7 | 2  |
       | 比例省略整数位的 0  | SYNAPSE_OFFLOAD_SCAN_RATIO=.7 SYNAPSE_COMPACT_RETRY_COUNT=2     | 3,7 | 2  |
       | 比例以指数写出      | SYNAPSE_OFFLOAD_SCAN_RATIO=7e-1 SYNAPSE_COMPACT_RETRY_COUNT=2   | 3,7 | 2  |
+      | 全角数字不是数字     | SYNAPSE_OFFLOAD_SCAN_RATIO=０.７ SYNAPSE_COMPACT_RETRY_COUNT=２   | 3   | 3  |
+      | U+001C 不是空白，U+FEFF 是 | SYNAPSE_OFFLOAD_SCAN_RATIO={U+001C}0.7 SYNAPSE_COMPACT_RETRY_COUNT={U+FEFF}2 | 3 | 2  |
 
   @CTX-028
   Scenario: 没有可卸载的消息且 token 恰好等于阈值时 stillExceedsThreshold 为 true

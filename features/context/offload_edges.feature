@@ -78,6 +78,28 @@ Feature: 多片段 tool 消息的卸载与恢复
     Then `offloadedCount` 应为 `1`
     And 第 `1` 条消息的卸载文件应为其内容的紧凑 JSON 且保留非 ASCII 字符
 
+  @CTX-117
+  Scenario: 没有文本片段的 tool 消息按原实现 JSON.stringify 的写法卸载：1280.0 写作 1280，像数组下标的键按数值排在前面
+    The original saves `JSON.stringify(message.content)`. JavaScript writes a number without a fraction
+    as an integer (`1280.0` is `1280`) and `1e-6` as `0.000001`, and an object holds the keys that are
+    array indices (`"2"`, `"10"`) first, in numeric order, then the others in the order written. A
+    content written by a Python tool holds such floats; a port that saves its own JSON writer's text
+    (`json.dumps`) writes `1280.0` and keeps `"10"` before `"2"`.
+    Given 一个每字符计 1 token 的计数器与一个空的会话 offload 目录
+    And ContextManager 参数为 `scanRatio=1` 与 `minChars=50`
+    And 历史消息为:
+      | role | text | repeat |
+      | tool | a    | 1      |
+      | user | 继续   | 1      |
+    And 第 `1` 条消息的内容改为以下 JSON 片段
+      """
+      [{"type": "image", "alt": "截图", "width": 1280.0, "height": 720.0, "scale": 1e-6, "regions": {"10": "footer", "2": "header", "b": "body"}}]
+      """
+    And 当前 token 超过 offload 阈值
+    When 调用 `offloadIfNeeded(messages)`
+    Then `offloadedCount` 应为 `1`
+    And 第 `1` 条消息的卸载文件内容应为 "[{"type":"image","alt":"截图","width":1280,"height":720,"scale":0.000001,"regions":{"2":"header","10":"footer","b":"body"}}]"
+
   @CTX-061
   Scenario: 写入卸载文件时超过文件大小上限（如磁盘写满），该消息保持原文且卸载目录中不留下残缺文件
     Given 一个每字符计 1 token 的计数器与一个空的会话 offload 目录

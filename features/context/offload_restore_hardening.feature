@@ -69,6 +69,7 @@ Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普�
 
   @CTX-044
   Scenario Outline: 恢复的文件大小上限由 `SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES` 决定 — 设置 "<设置>"、<字节数> 字节
+    Full-width digits (１００) are no number to parseInt, so the default of 1 MiB applies.
     Given 环境变量 `SYNAPSE_OFFLOAD_RESTORE_MAX_BYTES` 为 "<设置>"
     And 一段 10 条消息的历史，第 `3` 条 tool 消息引用 `{offloaded}/sized.txt`
     And 被引用的卸载文件是一个 <字节数> 字节的 ASCII 文本文件
@@ -87,6 +88,7 @@ Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普�
       | -1   | 1048576 | 为该文件的内容                        |
       | 1e2  | 100     | 保持引用原文，并有指明该引用路径的 warning |
       | 100kb | 101    | 保持引用原文，并有指明该引用路径的 warning |
+      | １００ | 101    | 为该文件的内容                        |
 
   @CTX-088
   Scenario Outline: 恢复的文件大小上限按字节计，不按字符计 — <字符数> 个中文字符、<字节数> 字节
@@ -161,6 +163,17 @@ Feature: 恢复卸载内容时只读取卸载目录中属于自己的小的普�
     them, not with their line ends turned into `\n` as a text-mode read with universal newlines does.
     Given 一段 10 条消息的历史，第 `3` 条 tool 消息引用 `{offloaded}/crlf.txt`
     And 被引用的卸载文件是一个以 CRLF 与单独的 CR 断行的文本文件（HTTP 响应头与进度条）
+    When 执行 compact，最多等待 10 秒
+    Then 压缩应在时限内成功完成
+    And 总结模型看到的第 `3` 条消息应为该文件的内容
+
+  @CTX-116
+  Scenario: 以字节序标记开头的卸载文件按原样恢复，开头的 U+FEFF 不被去掉
+    The original reads the file with readFileSync(path, "utf-8"), which keeps a byte-order mark at the
+    start as the character U+FEFF: the summary sees the output as the tool printed it (PowerShell and
+    many Windows tools start their output with one). A read with Python's `utf-8-sig` codec drops it.
+    Given 一段 10 条消息的历史，第 `3` 条 tool 消息引用 `{offloaded}/bom.txt`
+    And 被引用的卸载文件是一个以字节序标记开头的 UTF-8 文本文件（PowerShell 写出的表格）
     When 执行 compact，最多等待 10 秒
     Then 压缩应在时限内成功完成
     And 总结模型看到的第 `3` 条消息应为该文件的内容

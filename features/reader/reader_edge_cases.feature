@@ -396,3 +396,19 @@ Feature: ConversationReader 的窗口、标识与格式边界
       """
     When 调用 `summarize(turns)`
     Then 摘要的 `estimatedTokens` 应为 10（默认每 4 个字符计 1 token）
+
+  @RDR-091 @beyond-seed
+  Scenario: 不是文本的工具结果按 `JSON.stringify` 写出：2.0 写作 2，像数组下标的键按数值排在其它键之前
+    A `tool_result` whose content is neither text nor text parts is written as the original writes it,
+    `JSON.stringify` of the parsed line: `2.0` is `2`, `1.5e-7` keeps its exponent, and the object's keys
+    that are array indices come first in numeric order (`"2"` before `"10"`), then the others in the order
+    written (`"-1"` and `"01"` are no indices).
+    Given 会话文件内容如下
+      """
+      {"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"wc","input":{"path":"a.txt"}}]}
+      {"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":{"elapsed":2.0,"lines":{"b":"bee","10":"ten","-1":"minus","2":"two","01":"zero-one"},"ratio":1.5e-7}}]}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 第 2 个 turn 的 toolResults 内容应为
+      | tool_use_id | content                                                                                            |
+      | t1          | {"elapsed":2,"lines":{"2":"two","10":"ten","b":"bee","-1":"minus","01":"zero-one"},"ratio":1.5e-7} |

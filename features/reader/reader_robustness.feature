@@ -33,6 +33,7 @@ Feature: ConversationReader 的读取成本与配置容错
 
   @RDR-024
   Scenario Outline: `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 非法或非正数时应回退默认值
+    Digits of other scripts (full-width ５０, Arabic-Indic ٥٠) are no number to the original's parseInt.
     Given 设置 `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 为 "<value>"
     And 工具结果是 250 个字符的单行文本
     When 执行 `compact()`
@@ -43,6 +44,8 @@ Feature: ConversationReader 的读取成本与配置容错
       | 0     |
       | -1    |
       | many  |
+      | ５０   |
+      | ٥٠    |
 
   @RDR-025 @live-settings
   Scenario: `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 应在使用时读取
@@ -64,7 +67,9 @@ Feature: ConversationReader 的读取成本与配置容错
   @RDR-068 @live-settings
   Scenario Outline: `SYNAPSE_CHARS_PER_TOKEN` 与原版的 parseInt 一样只取开头的整数 — "<value>"
     A value past the largest double is Infinity to the original's parser, which refuses it as it refuses NaN:
-    the default (4) applies. A cell's {0 * 308} stands for 0 written 308 times.
+    the default (4) applies. A cell's {0 * 308} stands for 0 written 308 times. Only ASCII digits are
+    digits to parseInt (a full-width ３ is not, though Python's `int()` reads it), and it skips
+    JavaScript's white space before them: U+FEFF is white space, U+001F is not ({U+XXXX} is that code point).
     Given 会话文件内容如下
       """
       {"id":"zh-1","role":"user","content":"你好，世界"}
@@ -80,6 +85,9 @@ Feature: ConversationReader 的读取成本与配置容错
       | 2 chars  | 4     |
       | 1{0 * 308} | 1   |
       | 2{0 * 308} | 2   |
+      | ３       | 2     |
+      | {U+001F}3 | 2    |
+      | {U+FEFF}3 | 3    |
 
   @RDR-069
   Scenario Outline: `SYNAPSE_TOOL_RESULT_SUMMARY_LIMIT` 与原版的 parseInt 一样只取开头的整数 — "<value>"

@@ -50,3 +50,24 @@ Feature: 一行写了两个 JSON 值时该行被跳过，空行与只有空白�
     When 调用 `ConversationReader.read(filePath)`
     Then 返回的 turn 应依次为 id 为 `u1,a2` 的行
     And 应依次为第 `4,5` 行各记录一条 warning 日志，日志写明该行的行号
+
+  @RDR-089
+  Scenario: `readTruncated` 的窗口也只在 `\n` 处分行，并按 JavaScript 的 `trim()` 跳过空白行
+    `readTruncated` reads the lines of its window as `read` reads a file (RDR-071, RDR-085), as the
+    original does (`truncated.split('\n').filter(line => line.trim())`): U+2028, U+2029 and U+0085 inside a
+    line do not end it, a line of U+FEFF alone is skipped in silence, and a line of U+001C or U+0085 alone
+    is no JSON and is skipped with a warning. A port that splits the window with Python's
+    `str.splitlines()` loses the turns the window exists for; one that tests blank lines with `str.strip()`
+    warns about the first and not the others.
+    Given 会话文件内容如下，其中 `{U+XXXX}` 表示该码位的字符
+      """
+      {"id":"u1","role":"user","content":"第一段{U+2028}第二段"}
+      {U+FEFF}
+      {U+001C}
+      {"id":"a1","role":"assistant","content":"Para one.{U+2029}Para two.{U+0085}Next line."}
+      {U+0085}
+      {"id":"u2","role":"user","content":"继续"}
+      """
+    When 以 `maxChars=100000` 调用 `readTruncated`
+    Then 每个合法的 user 与 assistant 行都应依次成为一个内容完整的 turn
+    And 应只记录 2 条 warning 日志，每个不是 JSON 的行一条

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 from typing import Any
@@ -10,7 +9,7 @@ from typing import Any
 from synapse_ref.context.offload_storage import OffloadStore
 from synapse_ref.context.records import Message, OffloadResult
 from synapse_ref.context.token_counter import MessageTokenCache, TokenCounter, default_token_counter
-from synapse_ref.js_text import WHITESPACE, array_join_text
+from synapse_ref.js_text import WHITESPACE, array_join_text, json_stringify
 
 OFFLOAD_REFERENCE_PREFIX = "Tool result is at:"
 
@@ -109,4 +108,4 @@ def _offloadable_text(message: Message) -> str:
     if text is not None:
         return text
     content: Any = message.get("content")
-    return json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+    return json_stringify(content)  # the original's JSON.stringify: 2.0 is 2, index keys come first

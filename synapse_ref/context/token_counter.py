@@ -11,14 +11,14 @@ from __future__ import annotations
 import functools
 import importlib.machinery
 import importlib.util
-import json
 import os
-import re
 import sys
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 import orjson
+
+from synapse_ref.js_text import json_stringify
 
 
 class TokenCounter(Protocol):
@@ -33,7 +33,8 @@ class Cl100kTokenCounter:
     vocabularies in Python on import.  Its Rust tokenizer has neither limit: it pre-tokenises with the
     cl100k pattern and counts each piece with linear-time BPE, so the count is exact and linear at
     every length, and only the one vocabulary it is asked for is loaded.  It counts valid Unicode:
-    :func:`_slow_message_json` escapes the lone surrogates a message may hold, as ``JSON.stringify`` does.
+    :func:`~synapse_ref.js_text.json_stringify` escapes the lone surrogates a message may hold, as
+    ``JSON.stringify`` does.
     """
 
     def __init__(self) -> None:
@@ -80,23 +81,6 @@ def default_token_counter() -> TokenCounter:
     return Cl100kTokenCounter()
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _slow_message_json(message: Mapping[str, Any]) -> str:
-    """``json`` keeps a lone surrogate as it is, where ``JSON.stringify`` writes it as an escape
-    (``\\ud800``, six characters, which is what the original counts); a high and a low surrogate held
-    as two characters are one character to JavaScript, so they are joined first."""
-    text = _ENCODER.encode(message)
-    if not _SURROGATE.search(text):
-        return text
-    joined = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
-    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", joined)
-
-
 def count_message_tokens(messages: Iterable[Mapping[str, Any]], counter: TokenCounter) -> int:
     """The count of a history counted once (a cache kept across counts: :class:`MessageTokenCache`)."""
     return MessageTokenCache(counter).count_messages(messages)
@@ -110,16 +94,20 @@ class MessageTokenCache:
         self._counts: dict[str, int] = {}
 
     def count_messages(self, messages: Iterable[Mapping[str, Any]]) -> int:
-        # A message is counted as its JSON.stringify text (compact, non-ASCII kept).  orjson writes it for
-        # what messages hold; what it refuses (lone surrogates, integers beyond 64 bits, keys that are not
-        # strings) goes through json.  Inlined: on long histories calls cost a fifth of the count.
+        # A message is counted as its compact JSON text, non-ASCII kept, as the original counts its
+        # JSON.stringify text.  orjson writes that text for what messages hold; what it refuses (lone
+        # surrogates, integers beyond 64 bits, keys that are not strings) is written by json_stringify.
+        # Two differences are left on purpose: orjson writes a float without fraction as 2.0 (JavaScript:
+        # 2) and keeps a dict's key order (JavaScript puts array-index keys first).  Telling such messages
+        # apart costs a scan of every text, as much as half the count itself; they shift a count by a
+        # token or two.  Inlined: on long histories calls cost a fifth of the count.
         counts, count_tokens, dumps = self._counts, self.counter.count_tokens, orjson.dumps
         total = 0
         for message in messages:
             try:
                 text = dumps(message).decode("utf-8")
             except TypeError:
-                text = _slow_message_json(message)
+                text = json_stringify(message)
             count = counts.get(text)
             if count is None:
                 count = counts[text] = count_tokens(text)

@@ -16,7 +16,6 @@ warning: a transcript with a damaged line is still worth reading.
 from __future__ import annotations
 
 import gc
-import json
 import logging
 import os
 import re
@@ -31,7 +30,7 @@ import msgspec
 import orjson
 
 from synapse_ref.context.settings import parse_env_positive_int
-from synapse_ref.js_text import array_join_text, json_parse, trim
+from synapse_ref.js_text import array_join_text, json_parse, json_stringify, trim
 
 logger = logging.getLogger("synapse.skills.conversation_reader")
 
@@ -461,10 +460,13 @@ def _arguments_input(arguments: Any) -> Any:
 
 
 def _json_length(value: Any) -> int:
-    """Characters of ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``.
+    """Characters of the compact JSON text of ``value``, as the original measures ``JSON.stringify``.
 
-    orjson writes the same text for parsed JSON values; what it refuses (lone surrogates, integers
-    beyond 64 bits) goes through ``json``.
+    orjson writes the same text for parsed JSON values, with one difference left on purpose: a number
+    with an exponent or without fraction (``1e+16``, ``2.0``) where JavaScript writes ``10000000000000000``
+    and ``2``.  Telling such values apart costs a scan of every text, more than the whole summary does
+    otherwise.  What orjson refuses (lone surrogates, integers beyond 64 bits) goes through
+    ``json_stringify``.
     """
     try:
         data = orjson.dumps(value)
@@ -503,10 +505,11 @@ NESTED_TOO_DEEPLY = "[content nested too deeply to show]"
 
 
 def _as_json(content: Any) -> str:
-    """Compact JSON of ``content``; a value nested deeper than the interpreter can recurse (a line of
-    about a thousand levels still parses) becomes a placeholder, with a warning, instead of an error."""
+    """``JSON.stringify(content)``: compact, with JavaScript's numbers (``2.0`` is ``2``) and key order
+    (array-index keys first); a value nested deeper than the interpreter can recurse (a line of about a
+    thousand levels still parses) becomes a placeholder, with a warning, instead of an error."""
     try:
-        return json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+        return json_stringify(content)
     except RecursionError:
         logger.warning("Conversation content nested too deeply to show; replaced by a placeholder")
         return NESTED_TOO_DEEPLY

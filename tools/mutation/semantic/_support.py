@@ -215,8 +215,8 @@ class OffloadOutcome:
 
 
 def message_text(message: dict[str, Any]) -> str:
-    """The text parts of a message joined by newlines, or its content as compact JSON."""
-    import json
+    """The text parts of a message joined by newlines, or its content as ``JSON.stringify`` writes it."""
+    from synapse_ref.js_text import json_stringify
 
     content = message.get("content")
     if isinstance(content, str):
@@ -227,7 +227,7 @@ def message_text(message: dict[str, Any]) -> str:
             return "\n".join(
                 "" if t is None else str(t).lower() if isinstance(t, bool) else str(t) for t in texts
             )
-    return json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+    return json_stringify(content)
 
 
 class OffloadManager:
@@ -476,3 +476,70 @@ class StopHookProgressMutant(ReferenceImplementation):
         executor = self.executor(super().stop_hook_executor(**options))
         executor._mut_callback = options.get("on_message_part")
         return executor
+
+
+class SwappedCalls(Delegate):
+    """A component every call of which (plain or ``async``) runs with module-level names replaced:
+    ``swaps`` are ``(module, name, value)`` triples, as :func:`swapped` takes them."""
+
+    def __init__(self, inner: Any, *swaps: tuple[Any, str, Any]) -> None:
+        super().__init__(inner)
+        self._mut_swaps = swaps
+
+    def _mut_swapping(self) -> contextlib.ExitStack:
+        stack = contextlib.ExitStack()
+        for module, name, value in self._mut_swaps:
+            stack.enter_context(swapped(module, name, value))
+        return stack
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(object.__getattribute__(self, "_inner"), name)
+        if not callable(attribute):
+            return attribute
+        if inspect.iscoroutinefunction(attribute):
+
+            async def run(*args: Any, **kwargs: Any) -> Any:
+                with self._mut_swapping():
+                    return await attribute(*args, **kwargs)
+
+            return run
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with self._mut_swapping():
+                return attribute(*args, **kwargs)
+
+        return call
+
+
+_PYTHON_INT_PREFIX = r"\s*([+-]?)(\d+)"
+_PYTHON_FLOAT_PREFIX = r"\s*([+-]?(?:Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?))"
+
+
+def python_parse_int(text: str) -> int | None:
+    """``parseInt(text, 10)`` as a port writes it with Python's own ``\\s`` and ``\\d``: the digits of
+    every script (``'２'``, ``'٣'``) are digits, and U+001C..U+001F and U+0085 are white space, U+FEFF
+    is not.  Otherwise it reads as the reference's :func:`~synapse_ref.js_text.parse_int`."""
+    import re
+
+    match = re.match(_PYTHON_INT_PREFIX, text)
+    if match is None:
+        return None
+    sign, digits = match.groups()
+    digits = digits.lstrip("0") or "0"
+    if len(digits) > 400:
+        return None
+    value = int(sign + digits)
+    try:
+        float(value)
+    except OverflowError:
+        return None
+    return value
+
+
+def python_parse_float(text: str) -> float | None:
+    """``parseFloat(text)`` as a port writes it with Python's ``\\s`` and ``\\d`` (and ``float()``,
+    which reads the digits of every script)."""
+    import re
+
+    match = re.match(_PYTHON_FLOAT_PREFIX, text)
+    return float(match.group(1)) if match else None
