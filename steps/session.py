@@ -222,12 +222,13 @@ def ses_given_max_rounds_setting(ses_world: SesWorld, monkeypatch: pytest.Monkey
         monkeypatch.delenv("SYNAPSE_MAX_ROUNDS_KEPT", raising=False)
         ses_world.snapshot["limit"] = 50
     else:
+        setting = cells.expand(setting)  # {U+FEFF}
         monkeypatch.setenv("SYNAPSE_MAX_ROUNDS_KEPT", setting)
-        # Read like parseInt ("5.9" and "2 轮" are 5 and 2); zero (or less) is no limit a user meant:
-        # it falls back to the default of 50.
-        found = re.match(r"\s*([+-]?\d+)", setting)
-        assert found, f"the examples give the setting with leading digits, got {setting!r}"
-        ses_world.snapshot["limit"] = int(found[1]) if int(found[1]) > 0 else 50
+        # Read like parseInt ("5.9" and "2 轮" are 5 and 2; ASCII digits only, after white space that
+        # includes a byte-order mark); zero (or less), or no digits, is no limit a user meant: it falls
+        # back to the default of 50.
+        found = re.match(r"[ \t\ufeff]*([+-]?[0-9]+)", setting)
+        ses_world.snapshot["limit"] = int(found[1]) if found and int(found[1]) > 0 else 50
 
 
 @given("连续累积超过 `MAX_ROUNDS_KEPT` 的 usage 轮次")
@@ -1785,7 +1786,7 @@ def ses_given_max_sessions(
     if setting == "(未设置)":
         monkeypatch.delenv("SYNAPSE_MAX_SESSIONS", raising=False)
     else:
-        monkeypatch.setenv("SYNAPSE_MAX_SESSIONS", setting)
+        monkeypatch.setenv("SYNAPSE_MAX_SESSIONS", cells.expand(setting))  # {U+FEFF}
 
 
 @given(parsers.parse("已依次创建 {count:d} 个会话，每个都有历史文件和会话目录"))
@@ -2125,7 +2126,9 @@ def ses_then_index_pretty(ses_world: SesWorld) -> None:
 def ses_given_pricing_content(ses_world: SesWorld, content: str) -> None:
     home = Path(os.environ["SYNAPSE_HOME"])
     assert home.is_relative_to(ses_world.root), "SYNAPSE_HOME must point into the scenario's directory"
-    (home / "pricing.json").write_text(content, encoding="utf-8")
+    # A cell's \xNN is the byte NN, which need not be UTF-8.
+    data = re.sub(rb"\\x([0-9a-fA-F]{2})", lambda m: bytes([int(m.group(1), 16)]), content.encode("utf-8"))
+    (home / "pricing.json").write_bytes(data)
 
 
 @when(parsers.parse("以模型 {model} 恢复会话 `{session_id}`"))

@@ -450,7 +450,7 @@ def importer_max_versions(monkeypatch: pytest.MonkeyPatch, setting: str) -> None
     if setting == "(未设置)":
         monkeypatch.delenv("SYNAPSE_SKILL_MAX_VERSIONS", raising=False)
     else:
-        monkeypatch.setenv("SYNAPSE_SKILL_MAX_VERSIONS", setting)
+        monkeypatch.setenv("SYNAPSE_SKILL_MAX_VERSIONS", cells.expand(setting))  # {U+FEFF}
 
 
 @given("模型的合并结果依次为描述如下的 SKILL.md")

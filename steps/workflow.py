@@ -1347,7 +1347,7 @@ def wf_given_earlier_rounds(wf_ctx: WfContext, stage: str, verdict: str, count: 
 @when(parsers.re(r"SubagentStop hook 收到 `(?P<agent>[\w:-]+)` 的結束事件，最後訊息為「(?P<message>.+)」"))
 def wf_when_agent_stops_with(wf_ctx: WfContext, agent: str, message: str) -> None:
     wf_ctx.events_before = len(wf_raw_events(wf_ctx))
-    wf_run_hook(wf_ctx, wf_agent_event(wf_ctx, agent, message))
+    wf_run_hook(wf_ctx, wf_agent_event(wf_ctx, agent, cells.expand(message)))  # {U+FEFF}
 
 
 @given(parsers.re(r"(?P<stage>[A-Z][A-Z0-9:-]*) stage 卻仍為 pending（尚未開始）"))
@@ -1437,6 +1437,42 @@ def wf_given_damaged_state(wf_ctx: WfContext, damage: str) -> None:
         state["stages"] = {key: str(entry.get("status")) for key, entry in state["stages"].items()}
         path.write_text(json.dumps(state, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     wf_ctx.snapshot = (path.read_bytes(), wf_raw_events(wf_ctx))
+
+
+@given(parsers.re(r"該 session 的 workflow.json 中 featureName 是以 Latin-1 寫下的 `(?P<name>[^`]+)`"))
+def wf_given_latin1_feature_name(wf_ctx: WfContext, name: str) -> None:
+    """The name's UTF-8 bytes stand in the file as Latin-1 ones (``é`` as the single byte 0xE9), which is
+    no UTF-8: the rest of the file stays as the workflow wrote it."""
+    path = Path(wf_ctx.workflow.state.path(wf_ctx.session_id))
+    state = json.loads(path.read_text(encoding="utf-8"))
+    state["featureName"] = "\u0000feature-name\u0000"
+    text = json.dumps(state, ensure_ascii=False, indent=2) + "\n"
+    marker = json.dumps(state["featureName"])
+    before, after = text.encode("utf-8").split(marker.encode("ascii"))
+    data = before + b'"' + name.encode("latin-1") + b'"' + after
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        raise AssertionError(f"the name {name!r} should make the file no UTF-8")
+    path.write_bytes(data)
+
+
+@then(parsers.re(r"workflow.json 中 featureName 讀作 `(?P<name>[^`]+)`"))
+def wf_then_feature_name(wf_ctx: WfContext, name: str) -> None:
+    path = Path(wf_ctx.workflow.state.path(wf_ctx.session_id))
+    data = path.read_bytes()
+    try:
+        state = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise AssertionError(
+            f"the hook should rewrite workflow.json as UTF-8 JSON: {exc}; {data[:200]!r}"
+        ) from exc
+    expected, got = cells.expand(name), state.get("featureName")
+    assert got == expected, (
+        f"featureName should read {expected!r} (a byte that is no UTF-8 as U+FFFD), got {got!r}"
+    )
 
 
 @then("workflow.json 的內容沒有改變，timeline 沒有新事件")

@@ -20,7 +20,7 @@ import pytest
 from pytest_bdd import given, parsers, then, when
 
 from steps.workflow import WF_STAGE_AGENTS, WfClock
-from synapse_spec import contract
+from synapse_spec import cells, contract
 
 WFR_MAX_LINES_ENV = "SYNAPSE_TIMELINE_MAX_LINES"
 WFR_EVENT_ALIASES = {"compact": "session:compact", "failure": "tool:failure"}
@@ -816,6 +816,39 @@ def wfr_named(name: str) -> tuple[str, int]:
     match = re.fullmatch(r"([a-z]+)(\d+)", name)
     assert match and match.group(1) in WFR_EVENT_ALIASES, f"the step cannot read the event name {name!r}"
     return WFR_EVENT_ALIASES[match.group(1)], int(match.group(2))
+
+
+@given(parsers.re(r"session `(?P<session>[^`]+)` 的 timeline.jsonl 一開始是 (?P<lines>.+) 這幾行"))
+def wfr_given_timeline_named_lines(wfr_ctx: WfrContext, session: str, lines: str) -> None:
+    """Lines separated by `` / ``: ``(空行)`` is an empty line, ``failure9`` the event of that name and
+    number, and ``{U+000D}`` a character inside a line (so ``compact8{U+000D}failure9`` is one line
+    holding two events run together by a carriage return)."""
+    registry = wfr_ctx.workflow.timeline_events
+
+    def event_line(found: re.Match[str]) -> str:
+        event_type, n = wfr_named(found.group(0))
+        return wfr_event_line(n, event_type, registry)
+
+    written = [
+        "" if part == "(空行)" else cells.expand(re.sub(r"[a-z]+[0-9]+", event_line, part))
+        for part in (item.strip() for item in lines.split(" / "))
+    ]
+    path = wfr_timeline_file(wfr_ctx, session)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes("".join(line + "\n" for line in written).encode("utf-8"))
+    wfr_ctx.session_id = session
+
+
+@then(parsers.re(r"query 依序回傳 (?P<names>[a-z0-9, ]+)，timeline.jsonl 仍有 (?P<count>[0-9]+) 個非空的行"))
+def wfr_then_query_names(wfr_ctx: WfrContext, names: str, count: str) -> None:
+    found = [(e.get("type"), e.get("n")) for e in wfr_ctx.workflow.timeline.query(wfr_ctx.session_id)]
+    expected = [wfr_named(name) for name in wfr_list(names)]
+    assert found == expected, f"query should return {expected}, returned {found}"
+    text = wfr_timeline_file(wfr_ctx, wfr_ctx.session_id).read_bytes()
+    lines = [line for line in text.split(b"\n") if line]
+    assert len(lines) == int(count), (
+        f"the timeline should still hold {count} non-empty lines (split at \\n only), holds {lines!r}"
+    )
 
 
 @when(parsers.re(r"在 session `(?P<session>[^`]+)` 依序 emit (?P<names>[a-z0-9, ]+)"))

@@ -676,3 +676,26 @@ Feature: REPL 斜杠命令的分派与输出
       ✅ 压缩完成：2,500,000 → 1,500 tokens
       释放 2,498,500 tokens，删除 1234 个卸载文件
       """
+
+  @REPL-060 @beyond-seed
+  Scenario: `/skill:list` 按 UTF-16 码元从大到小列出版本：表情符号排在全角字符之后
+    The original sorts the version names with JavaScript's default sort and reverses them
+    (`.sort().reverse()`), which compares UTF-16 code units: a character outside the Basic Multilingual
+    Plane (an emoji, a surrogate pair from U+D800) comes before U+E000..U+FFFF (full-width forms such as
+    `２`), while code points put it after them. Names of ASCII, of CJK or of emoji alone sort alike either way.
+    Given 技能目录中有:
+      | path                          | content                                            |
+      | notes/SKILL.md                | ---\nname: notes\ndescription: Release notes\n---\n |
+      | notes/versions/draft-🚀/SKILL.md | rocket                                          |
+      | notes/versions/draft-２/SKILL.md | full-width two                                  |
+      | notes/versions/draft-草/SKILL.md | CJK                                             |
+      | notes/versions/draft-a/SKILL.md  | ASCII                                           |
+    When 执行 `/skill:list`
+    Then 输出应逐行为:
+      """
+      Available Skills
+      ══════════════════════════════════════════════════
+        notes
+          Release notes
+          versions: draft-２, draft-🚀, draft-草, draft-a
+      """

@@ -64,6 +64,8 @@ Feature: 会话的 id、标题、文件与索引格式
 
   @SES-019
   Scenario Outline: 超过 `SYNAPSE_MAX_SESSIONS` 时淘汰最旧的会话及其文件
+    The setting is read as the original's parseInt reads it: ASCII digits after JavaScript's white space,
+    which includes a byte-order mark; full-width digits are no digits, so the default applies.
     Given `SYNAPSE_MAX_SESSIONS` 为 <setting>，即最多保留 <limit> 个会话
     And 已依次创建 <limit> 个会话，每个都有历史文件和会话目录
     When 创建一个新会话
@@ -77,6 +79,8 @@ Feature: 会话的 id、标题、文件与索引格式
       | 默认   | (未设置) | 100   |
       | 小数   | 2.5      | 2     |
       | 带加号 | +2       | 2     |
+      | 全角数字 | ３     | 100   |
+      | 字节顺序标记开头 | {U+FEFF}2 | 2 |
 
   @SES-020
   Scenario Outline: `/cost` 按分显示已知费用，恰好半分时进位
@@ -254,3 +258,13 @@ Feature: 会话的 id、标题、文件与索引格式
     And 会话以空的模型名记录一轮 usage
     Then `getUsage()` 与索引中的 usage.model 都应仍为 `claude-sonnet-4-20250514`
     And `totalCost` 应为 0.0002205
+
+  @SES-146 @beyond-seed
+  Scenario: 文本含 U+2028、U+2029 或 U+0085 的消息读回时仍是一条完整的消息
+    The original splits the history at "\n" only (`content.trim().split('\n')`). JSON keeps U+2028, U+2029
+    and U+0085 raw inside a string (text pasted from a web page or a PDF), so they end no line of the
+    history: the message reads back whole, where a reader splitting at every Unicode line break would cut
+    it into halves that are no JSON and lose it.
+    When 创建一个新会话
+    And 向会话追加一条文本为 "第一行\u2028第二行\u2029第二段\u0085第三行" 的用户消息
+    Then `session.loadHistory()` 读回的文本应与追加的相同

@@ -5,7 +5,9 @@ Feature: `pricing.json` 的结构校验
   and says so in a warning; integers are as good as decimals, other models may be listed, and fields
   beside the four prices are ignored (the original's zod object drops them instead of refusing the file).
   The file is read as `JSON.parse` reads it: `NaN` or `Infinity` anywhere, even in an ignored field, is no
-  JSON, so the whole file prices nothing.
+  JSON, so the whole file prices nothing. Its text is read as the original's readFileSync(path, 'utf-8')
+  reads it: a byte that is no UTF-8 (a model name saved in Latin-1, written `\xff` in a cell) becomes
+  U+FFFD and spoils that name only, so the table still prices the other models.
 
   @SES-029
   Scenario Outline: 只有完全符合结构的 `pricing.json` 才用于计价
@@ -30,6 +32,7 @@ Feature: `pricing.json` 的结构校验
       | 价格之外的字段     | {"claude-sonnet-4-20250514": {"inputPerMillion": 3, "outputPerMillion": 15, "cacheReadPerMillion": 0.3, "cacheWritePerMillion": 3.75, "currency": "USD", "source": "https://example.com/pricing"}} | 0.011475 | 否      |
       | 价格之外的字段为 NaN | {"claude-sonnet-4-20250514": {"inputPerMillion": 3, "outputPerMillion": 15, "cacheReadPerMillion": 0.3, "cacheWritePerMillion": 3.75, "discount": NaN}} | null     | 是      |
       | 其他模型的多余字段为 -Infinity | {"claude-sonnet-4-20250514": {"inputPerMillion": 3, "outputPerMillion": 15, "cacheReadPerMillion": 0.3, "cacheWritePerMillion": 3.75}, "other-model": {"inputPerMillion": 1, "outputPerMillion": 2, "cacheReadPerMillion": 0, "cacheWritePerMillion": 0, "note": -Infinity}} | null     | 是      |
+      | 其他模型名称中有非法 UTF-8 字节 | {"claude-sonnet-4-20250514": {"inputPerMillion": 3, "outputPerMillion": 15, "cacheReadPerMillion": 0.3, "cacheWritePerMillion": 3.75}, "claude-haiku (prix r\xe9duit)": {"inputPerMillion": 1, "outputPerMillion": 2, "cacheReadPerMillion": 0, "cacheWritePerMillion": 0}} | 0.011475 | 否      |
 
   @SES-115
   Scenario: 定价表按模型的完整名称查找，只列出模型族名称的价格不用于带日期的模型

@@ -33,6 +33,8 @@ Feature: Session Usage 统计稳定性
 
   @SES-003
   Scenario Outline: usage rounds 超过上限时仅保留最近 N 轮
+    The setting is read as the original's parseInt reads it: ASCII digits after JavaScript's white space,
+    which includes a byte-order mark; full-width digits are no digits, so the default applies.
     Given `SYNAPSE_MAX_ROUNDS_KEPT` 为 <setting>
     And 连续累积超过 `MAX_ROUNDS_KEPT` 的 usage 轮次
       | 轮次     | output | inputCacheRead | inputCacheCreation |
@@ -52,6 +54,8 @@ Feature: Session Usage 统计稳定性
       | 5.9     | 7      | 5     |
       | 2 轮    | 4      | 2     |
       | -3      | 55     | 50    |
+      | ５      | 55     | 50    |
+      | {U+FEFF}5 | 7    | 5     |
 
   @SES-108 @beyond-seed
   Scenario: 定价为 0 的模型记录一轮后，费用已知为 0，`/cost` 显示 `$0.00` 而不是 N/A

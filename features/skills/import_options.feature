@@ -38,3 +38,21 @@ Feature: Skill 导入命令的选项与错误
     Then `skill:import` 应输出用法说明
     And `skill:import` 的退出码应为 1
     And 导入器不应被调用
+
+  @SKL-096 @beyond-seed
+  Scenario Outline: 命令如原版分词：只在空格与 Tab 处分开，引号外的反斜杠是路径的一部分 — <command>
+    The original splits the command with its own parser (parseCommandArgs): words are separated by spaces
+    and tabs, quotes group a word and are removed, and outside quotes a backslash is a plain character, so
+    a Windows or UNC path keeps its separators. A POSIX shell's reading (Python's shlex) would take each
+    backslash as an escape and drop it.
+    Given `skill:import` 的导入器什么也没有导入
+    When 执行 skill 命令 `<command>`
+    Then 导入器收到的导入源应为 `<source>`
+    And 导入器收到的 continueSkills 应为 `<continue>`
+    And `skill:import` 应以退出码 0 结束且 stderr 为空
+
+    Examples:
+      | command                                                  | source               | continue      |
+      | skill:import C:\Users\dev\skills --continue=commit-helper | C:\Users\dev\skills  | commit-helper |
+      | skill:import \\\\fileserver\\skills                      | \\\\fileserver\\skills | |
+      | skill:import "D:\Shared skills" --continue commit-helper  | D:\Shared skills     | commit-helper |

@@ -163,6 +163,8 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
 
   @SKL-021 @live-settings
   Scenario Outline: `--merge` 只保留 `SYNAPSE_SKILL_MAX_VERSIONS` 个最新的旧版本 — <setting>
+    The setting is read as the original's parseInt reads it: ASCII digits after JavaScript's white space,
+    which includes a byte-order mark; full-width digits are no digits, so the default of 20 applies.
     Given 环境变量 `SYNAPSE_SKILL_MAX_VERSIONS` 为 `<setting>`
     And 导入源目录中的技能
       | name          | description                   |
@@ -186,6 +188,8 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
       | -1       | 第二次合并、第一次合并、Write conventional commits |
       | abc      | 第二次合并、第一次合并、Write conventional commits |
       | (未设置) | 第二次合并、第一次合并、Write conventional commits |
+      | ２       | 第二次合并、第一次合并、Write conventional commits |
+      | {U+FEFF}1 | 第二次合并                                  |
 
   @SKL-022
   Scenario: 无法复制的技能（含命名管道）列入 Skipped 且不留下半成品，其余技能照常导入

@@ -295,6 +295,10 @@ Feature: SubagentStop hook 與 compact 建議的細節
 
   @WF-043
   Scenario Outline: VERDICT 標記優先於關鍵字，無效的標記則退回關鍵字規則 — <stage>「<message>」
+    The marker is found with the original's pattern, whose `\s` is JavaScript's white space: a byte-order
+    mark, an ideographic space or a no-break space around VERDICT is white space, an information separator
+    (U+001C) or U+0085 is not, and leaves no marker, so the stage's keyword rules decide. A cell's
+    {U+FEFF} stands for that character.
     Given 一個 standard workflow 的 <stage> stage 正在進行
     When SubagentStop hook 收到 `<agent>` 的結束事件，最後訊息為「<message>」
     Then hook 記錄 <stage> 的結果為 <verdict>
@@ -309,6 +313,10 @@ Feature: SubagentStop hook 與 compact 建議的細節
       | DEV    | developer     | <!-- VERDICT: {"result": "WEIRD"} -->                | weird   |
       | TEST   | tester        | 2 tests failed <!-- VERDICT: {"result": "PASS", "score": NaN} --> | fail    |
       | REVIEW | code-reviewer | I reject this <!-- VERDICT: {"result": "PASS", "confidence": Infinity} --> | reject  |
+      | TEST   | tester        | 2 tests failed <!--{U+FEFF}VERDICT: {"result": "PASS"} -->  | pass    |
+      | TEST   | tester        | 2 tests failed <!--{U+3000}VERDICT:{U+00A0}{"result": "PASS"}{U+3000}--> | pass    |
+      | TEST   | tester        | 2 tests failed <!--{U+001C}VERDICT: {"result": "PASS"} -->  | fail    |
+      | REVIEW | code-reviewer | I reject this <!-- VERDICT:{U+0085}{"result": "PASS"} -->   | reject  |
 
   @WF-044 @live-settings
   Scenario: 事件沒有 session_id 時 hook 使用環境變數 CLAUDE_SESSION_ID
@@ -345,6 +353,8 @@ Feature: SubagentStop hook 與 compact 建議的細節
     The setting is read as JavaScript's Number() reads the original's variable: hexadecimal is a number,
     full-width digits and an underscore between digits are not; a value past the largest double (here 256
     hexadecimal digits) is no more valid than Infinity. A cell's {f * 256} stands for f written 256 times.
+    JSON has one number type: an option written `3e6` or `500.0` is the integer it equals, as JavaScript
+    reads it, and the reason writes it as an integer.
     Given 一個 standard workflow 的 DEV stage 剛完成（verdict: pass）
     And 環境變數 SYNAPSE_COMPACT_THRESHOLD_MB 為 <env>
     And transcript 檔案恰好 <bytes> bytes
@@ -380,9 +390,12 @@ Feature: SubagentStop hook 與 compact 建議的細節
       | 0o10     | {}                          | 8000001 | {"suggest": true, "reason": "transcript 大小 8.0MB 超過閾值 8.0MB", "transcriptSize": 8000001} |
       | 0b11     | {}                          | 3000001 | {"suggest": true, "reason": "transcript 大小 3.0MB 超過閾值 3.0MB", "transcriptSize": 3000001} |
       | 0x{f * 256} | {}                       | 5000001 | {"suggest": true, "reason": "transcript 大小 5.0MB 超過閾值 5.0MB", "transcriptSize": 5000001} |
+      | (未設定) | {"thresholdBytes": 3e6}     | 3000001 | {"suggest": true, "reason": "transcript 大小 3.0MB 超過閾值 3.0MB", "transcriptSize": 3000001} |
+      | (未設定) | {"thresholdBytes": 500.0}   | 501     | {"suggest": true, "reason": "transcript 大小 501B 超過閾值 500B", "transcriptSize": 501}       |
 
   @WF-048
   Scenario Outline: cooldown 只計算最新一筆 session:compact 之後的 stage:complete 事件 — <events> <options>
+    JSON has one number type: `2.0` is the integer 2, as JavaScript reads it.
     Given 一個 standard workflow 的 DEV stage 剛完成（verdict: pass）
     And transcript 檔案恰好 6000000 bytes
     And timeline 依序記錄了 <events>
@@ -399,6 +412,8 @@ Feature: SubagentStop hook 與 compact 建議的細節
       | stage:complete, stage:complete, session:compact                                           | {}                           | false   |
       | session:compact                                                                           | {"minStagesSinceCompact": 0} | true    |
       | session:compact, stage:complete, stage:complete                                           | {"minStagesSinceCompact": 3} | false   |
+      | session:compact, stage:complete, stage:complete                                           | {"minStagesSinceCompact": 2.0} | true  |
+      | session:compact, stage:complete, stage:complete                                           | {"minStagesSinceCompact": 3e0} | false |
 
   @WF-049
   Scenario Outline: 無效的 options 是呼叫端錯誤：拋出指名該選項的錯誤 — <options>
@@ -613,3 +628,15 @@ Feature: SubagentStop hook 與 compact 建議的細節
       💡 可選：委派 grader agent 評估此階段輸出品質（subagent_type: ot:grader，傳入 STAGE=TEST:2 AGENT=tester SESSION_ID=<sid>）
       """
     And `activeAgents` 只剩 code-reviewer
+
+  @WF-137 @beyond-seed
+  Scenario: workflow.json 中不是 UTF-8 的位元組讀作 U+FFFD，hook 照常完成 stage
+    The original reads the state with readFileSync(path, 'utf8'), which turns a byte that is no UTF-8
+    into U+FFFD, and then JSON.parse: a feature name a script wrote in Latin-1 spoils that name only. The
+    hook completes the stage and writes the state back, the name now holding U+FFFD for the byte.
+    Given 一個 standard workflow 的 DEV stage 正在進行
+    And 該 session 的 workflow.json 中 featureName 是以 Latin-1 寫下的 `café`
+    When SubagentStop hook 收到 `developer` 的結束事件，VERDICT 為 PASS
+    Then hook 記錄 DEV 的結果為 pass
+    And hook 的 `result` 第一行為「✅ 💻 開發完成」
+    And workflow.json 中 featureName 讀作 `caf{U+FFFD}`

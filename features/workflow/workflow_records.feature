@@ -187,6 +187,8 @@ Feature: Workflow 的登記表、狀態檔與 timeline 檔
 
   @WF-069
   Scenario Outline: 會離開 root 的 session id 被拒絕 — <session>
+    An id is a name of letters, digits, `_`, `.` and `-` that does not start with a dot, as a whole: an id
+    ending in a newline (a cell's `\n`) is no such name either.
     When 以 session id `<session>` 啟動 workflow、記錄 timeline 事件並執行 SubagentStop hook
     Then 啟動與記錄都失敗，hook 回傳空的 result
     And workflow root 之外沒有任何新檔案，root 之內也沒有
@@ -197,6 +199,7 @@ Feature: Workflow 的登記表、狀態檔與 timeline 檔
       | a/b         |
       | .hidden     |
       | /tmp/wfr-escape-abs |
+      | wfr-newline\n |
 
   @WF-070
   Scenario: workflow.json 的位置被目錄佔用 — 啟動失敗且不留下暫存檔
@@ -313,6 +316,22 @@ Feature: Workflow 的登記表、狀態檔與 timeline 檔
       | 較新的 compact 取代舊的     | 3  | 是空的        | compact1, failure2, failure3, failure4, failure5, compact6, failure7 | failure5, compact6, failure7 |
       | 損毀的行也算一行            | 2  | 有一行無法解碼的位元組 | compact1, failure2, failure3                     | compact1, failure3                  |
       | 上限 1 時只留下 compact     | 1  | 是空的        | compact1, failure2                               | compact1                            |
+
+  @WF-136 @beyond-seed
+  Scenario Outline: 修剪 timeline 時如原版計算行數：只在換行處分行，空行不計 — <情形>
+    The original counts the lines its trim keeps with `content.trim().split('\n').filter(Boolean)`: an
+    empty line is no line, and a carriage return inside a line ends none, so a line where a CR runs two
+    events together is one damaged line (no event) and stays one. Under the limit nothing is trimmed, and
+    `query` reads what the file holds. A cell's {U+000D} stands for a carriage return inside the line.
+    Given `SYNAPSE_TIMELINE_MAX_LINES` 設為 2
+    And session `wfr-tl-12` 的 timeline.jsonl 一開始是 <開頭> 這幾行
+    When 在 session `wfr-tl-12` 依序 emit failure1
+    Then query 依序回傳 <事件>，timeline.jsonl 仍有 2 個非空的行
+
+    Examples:
+      | 情形                       | 開頭                          | 事件                |
+      | 空行不算在上限之內         | failure9 / (空行) / (空行)    | failure9, failure1  |
+      | 行中的 CR 不是換行         | compact8{U+000D}failure9      | failure1            |
 
   @WF-078
   Scenario: 18 種 workflow 類型 — 預設的 stage 清單與並行委派

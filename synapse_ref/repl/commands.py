@@ -7,7 +7,7 @@ They never write to the terminal themselves, so they can be checked without one;
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -153,6 +153,20 @@ def skill_description(skill_md: str) -> str | None:
     return (strip_wrapping_quotes(found.group(1)) if found else "") or None
 
 
+def _utf16_units(text: str) -> bytes:
+    """A key comparing strings as JavaScript's default ``sort()`` does, by UTF-16 code units: a character
+    outside the Basic Multilingual Plane (a surrogate pair, from U+D800) comes before U+E000..U+FFFF
+    (full-width forms, U+FFFD), where Python's code points put it after them.  Big-endian bytes compare as
+    their units do; ``surrogatepass`` keeps a lone surrogate of an undecodable name."""
+    return text.encode("utf-16-be", errors="surrogatepass")
+
+
+def newest_versions_first(names: Iterable[str]) -> list[str]:
+    """Version names as the original lists them (``.sort().reverse()``): by UTF-16 code units, the
+    greatest first, so ``v9`` comes before ``v10`` and ``v-ｚ`` before ``v-🚀``."""
+    return sorted(names, key=_utf16_units, reverse=True)
+
+
 def skills_command(skills_dir: Path) -> str:
     """Lists ``<skills_dir>/<name>/SKILL.md`` with description and versions; tells where to create
     skills when there are none.  Hidden directories (an interrupted import's staging copy) are no skills,
@@ -176,8 +190,8 @@ def skills_command(skills_dir: Path) -> str:
             )
             versions_dir = skill / "versions"
             versions = (
-                sorted(
-                    (v.name for v in versions_dir.iterdir() if v.is_dir() and v.name[:1] != "."), reverse=True
+                newest_versions_first(
+                    v.name for v in versions_dir.iterdir() if v.is_dir() and v.name[:1] != "."
                 )
                 if versions_dir.is_dir()
                 else []

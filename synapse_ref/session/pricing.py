@@ -34,17 +34,19 @@ def load_pricing(path: Path | None = None) -> PricingConfig | None:
     """The pricing table at ``path`` (default ``<SYNAPSE_HOME>/pricing.json``).
 
     A missing or invalid file means "no pricing": costs are then shown as ``N/A`` rather than guessed,
-    and a warning says which file was ignored and why.  The file is read as ``JSON.parse`` reads it: a
-    ``NaN`` or ``Infinity`` anywhere, even in a field beside the prices, makes it no JSON.
+    and a warning says which file was ignored and why.  The file is read as the original reads it: as
+    text by ``readFileSync(path, 'utf-8')``, which turns a byte that is no UTF-8 into U+FFFD (a model name
+    saved in another encoding spoils that name, not the table), then by ``JSON.parse``, so a ``NaN`` or
+    ``Infinity`` anywhere, even in a field beside the prices, makes it no JSON.
     """
     target = path if path is not None else pricing_path()
     try:
-        data = json_parse(target.read_text(encoding="utf-8"))
+        data = json_parse(target.read_bytes().decode("utf-8", errors="replace"))
     except FileNotFoundError:
         logger.warning("Pricing file not found, costs unavailable: %s", target)
         return None
     except (OSError, ValueError, RecursionError) as exc:
-        # ValueError covers invalid UTF-8, invalid JSON and numbers too long to convert.
+        # ValueError covers invalid JSON and numbers too long to convert.
         logger.warning("Failed to load pricing from %s, costs unavailable: %s", target, exc)
         return None
     if not _is_pricing(data):

@@ -6,7 +6,6 @@ re-import, and every similar skill comes with the exact ``--continue`` / ``--mer
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -74,11 +73,11 @@ class SkillCommandHandler:
 
     def execute(self, command: str) -> CommandResult:
         try:
-            words = shlex.split(command)
+            words = split_command_args(command)
             if not words or words[0] != IMPORT_COMMAND:
                 raise UsageError(f"Unknown skill command: {command}")
             request = parse_import_arguments(words[1:])
-        except ValueError as exc:  # shlex's unbalanced quotes, and UsageError
+        except ValueError as exc:  # an unclosed quote, and UsageError
             return CommandResult("", f"{exc}\n\n{IMPORT_HELP}", 1)
         if request.help:
             return CommandResult(IMPORT_HELP, "", 0)
@@ -93,6 +92,46 @@ class SkillCommandHandler:
         except Exception as exc:  # the port's failure is the command's answer, not a crash
             return CommandResult("", str(exc) or type(exc).__name__, 1)
         return CommandResult(format_import_result(result), "", 0)
+
+
+_QUOTED_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\"}
+
+
+def split_command_args(command: str) -> list[str]:
+    """The words of a command line as the original's ``parseCommandArgs`` reads them: separated by spaces
+    and tabs only; ``'...'`` and ``"..."`` quote (the quotes are removed), and inside quotes a backslash
+    escapes the quote, ``n``, ``t``, ``r`` and itself; outside quotes a backslash is a character, so a
+    Windows path (``C:\\skills``) keeps its separators where a POSIX shell reading (``shlex``) would
+    drop them.  An empty word (``""``) is no word; an unclosed quote is an error."""
+    words: list[str] = []
+    current: list[str] = []
+    quote: str | None = None
+    index = 0
+    while index < len(command):
+        char = command[index]
+        if quote is not None:
+            following = command[index + 1 : index + 2]
+            if char == quote:
+                quote = None
+            elif char == "\\" and following and (following == quote or following in _QUOTED_ESCAPES):
+                current.append(following if following == quote else _QUOTED_ESCAPES[following])
+                index += 1
+            else:
+                current.append(char)
+        elif char in "\"'":
+            quote = char
+        elif char in " \t":
+            if current:
+                words.append("".join(current))
+                current = []
+        else:
+            current.append(char)
+        index += 1
+    if quote is not None:
+        raise UsageError("Unclosed quote in arguments")
+    if current:
+        words.append("".join(current))
+    return words
 
 
 def parse_import_arguments(args: Sequence[str]) -> ImportRequest:

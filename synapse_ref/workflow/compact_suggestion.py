@@ -49,15 +49,24 @@ def threshold_from_env() -> float:
     return megabytes * 1_000_000
 
 
+def _whole_number(value: object) -> bool:
+    """An integer as JavaScript sees one (``Number.isInteger``): ``3e6`` and ``3000000.0`` are the same
+    number as ``3000000`` (JSON has one number type, and ``JSON.stringify`` writes ``3000000.0`` as
+    ``3000000``), so a float with no fraction is as good as an int."""
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+
+
 def resolve_options(options: Mapping[str, Any] | None) -> tuple[float, int]:
     """``(threshold_bytes, min_stages_since_compact)`` from the seed's ``options`` mapping."""
     chosen: dict[str, float] = {}
     for key, value in (options or {}).items():
         if key not in OPTION_NAMES:
             raise ValueError(f"unknown shouldSuggestCompact option: {key!r}")
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        if not _whole_number(value) or value < 0:
             raise ValueError(f"{key} must be a non-negative integer, got {value!r}")
-        chosen[key] = value
+        chosen[key] = int(value)
     return (
         chosen.get("thresholdBytes", threshold_from_env()),
         int(chosen.get("minStagesSinceCompact", DEFAULT_MIN_STAGES_SINCE_COMPACT)),

@@ -16,12 +16,14 @@ import re
 import tempfile
 from pathlib import Path
 
-_SESSION_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
+_SESSION_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}")
 
 
 def check_session_id(session_id: str) -> str:
-    """Session ids become directory names, so anything that could leave the root is refused."""
-    if not _SESSION_ID.match(session_id):
+    """Session ids become directory names, so anything that could leave the root is refused.  The whole id
+    must match, as ``/^...$/.test(id)`` matches in JavaScript: Python's ``$`` would also match before a
+    final newline, and let ``abc\\n`` through."""
+    if not _SESSION_ID.fullmatch(session_id):
         raise ValueError(f"invalid session id: {session_id!r}")
     return session_id
 

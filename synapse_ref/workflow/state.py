@@ -104,6 +104,12 @@ def complete_stage(state: WorkflowState, stage_key: str, verdict: str, agent: st
         state["rejectCount"] += 1
 
 
+def read_state_text(path: Path) -> str:
+    """``workflow.json`` as the original reads it, ``readFileSync(path, 'utf8')``: a byte that is no UTF-8
+    (a feature name pasted in another encoding) becomes U+FFFD instead of making the state unreadable."""
+    return path.read_bytes().decode("utf-8", errors="replace")
+
+
 class WorkflowStore:
     """Reads and rewrites ``workflow.json`` files below a root."""
 
@@ -131,7 +137,7 @@ class WorkflowStore:
 
     def _load(self, session_id: str) -> WorkflowState:
         path = self.path(session_id)
-        text = path.read_text(encoding="utf-8")
+        text = read_state_text(path)
         try:
             state = json_parse(text)  # as JSON.parse: a NaN or Infinity anywhere makes the file no JSON
         except ValueError as exc:

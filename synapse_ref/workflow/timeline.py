@@ -157,16 +157,22 @@ class Timeline:
 
     def _trim(self, path: Path) -> None:
         max_lines = _max_lines_from_env()
-        raw = path.read_bytes().removeprefix(BOM)
-        if raw.count(b"\n") <= max_lines:
+        lines = trim_lines(path.read_bytes().removeprefix(BOM))
+        if len(lines) <= max_lines:
             return
-        lines = raw.splitlines(keepends=True)
         kept = lines[-max_lines:]
         dropped = lines[:-max_lines]
         last_compact = next((ln for ln in reversed(dropped) if _type_of(ln) == "session:compact"), None)
         if last_compact is not None and not any(_type_of(ln) == "session:compact" for ln in kept):
             kept = [last_compact, *kept[1:]]
         atomic_write_bytes(path, b"".join(kept))
+
+
+def trim_lines(raw: bytes) -> list[bytes]:
+    """The lines a trim counts and keeps, each ending in its newline, as the original counts them
+    (``content.trim().split('\\n').filter(Boolean)``): split at "\\n" only, so a carriage return inside a
+    damaged line ends no line, and without the empty lines, which count against no limit."""
+    return [line + b"\n" for line in raw.split(b"\n") if line]
 
 
 def _parse(line: str) -> TimelineEvent | None:
