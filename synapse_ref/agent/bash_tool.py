@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from synapse_ref.agent.tools import BashTool, ToolReturn
-from synapse_ref.js_text import first_word, json_parse, trim
+from synapse_ref.js_text import WHITESPACE, first_word, json_parse, trim
 
 logger = logging.getLogger("synapse.agent.bash")
 
@@ -37,6 +37,23 @@ UNKNOWN_TOOL_CORRECTION = (
     '\n\nCORRECTION: You can ONLY call the "Bash" tool. To use "{name}", call Bash with command parameter:\n'
     'Bash(command="{name} <args>")\n\nExample: Bash(command="read ./README.md")'
 )
+MISUSE_OUTPUT = "\n".join(
+    (
+        "Invalid command: `Bash` is a tool name, not a runnable shell command.",
+        "Do not wrap with `Bash(...)` inside the command string.",
+        "Use the inner command text only. Examples:",
+        '- Bash(command="read ./README.md")',
+        '- Bash(command="ls -la")',
+    )
+)
+MISUSE_MESSAGE = (
+    "Tool misuse detected: you attempted to execute the Bash tool itself as a command. "
+    "CORRECTION: pass only the actual command string in `command`, then retry. "
+    'Examples: Bash(command="read ./README.md"), Bash(command="ls -la").'
+)
+"""The original's answer to a command that is the tool's own name (``Bash``, ``Bash ls``, ``Bash(ls)``):
+a model that writes the call into the command would otherwise get bash's "command not found" and try
+again the same way."""
 COMMAND_NOT_FOUND_HINTS = ("unknown tool", "command not found", "unknown command")
 INVALID_USAGE_HINTS = (
     "usage:",
@@ -170,6 +187,16 @@ def _group_running(pgid: int) -> bool:
     return False
 
 
+def is_tool_misuse(command: str) -> bool:
+    """The trimmed command is ``Bash`` alone or followed by white space or ``(``: ``Bashful`` and ``bash``
+    are commands like any other."""
+    text = trim(command)
+    if not text.startswith("Bash"):
+        return False
+    rest = text[len("Bash") :]
+    return not rest or rest[0] == "(" or rest[0] in WHITESPACE
+
+
 def _failure_category(stderr: str) -> str:
     """The original's reading of a failed command's ``stderr``: a missing command or a usage message is a
     misuse of the tools (counted towards the consecutive-failure stop), anything else an execution error."""
@@ -217,6 +244,14 @@ class ShellTool:
         command = args.get("command")
         if not isinstance(command, str) or not trim(command):
             return _usage_error("Invalid parameters: Bash needs a non-empty string `command`")
+        if is_tool_misuse(command):
+            return ToolOutcome(
+                is_error=True,
+                output=MISUSE_OUTPUT,
+                message=MISUSE_MESSAGE,
+                brief="Invalid Bash command",
+                extras={"failureCategory": "invalid_usage"},
+            )
         try:
             run = await run_command(command, self._cwd, grace=self._grace)
         except OSError as error:  # no shell, or the working directory is gone
