@@ -434,6 +434,7 @@ def importer_model_answers(importer_ctx: ImporterContext, docstring: str) -> Non
     importer_ctx.llm.reply_text(docstring)
 
 
+@given(parsers.parse('模型的相似度调用以错误 "{message}" 失败'))
 @given(parsers.parse('模型的合并调用以错误 "{message}" 失败'))
 def importer_model_fails(importer_ctx: ImporterContext, message: str) -> None:
     importer_ctx.llm.fail(RuntimeError(message))

@@ -100,6 +100,19 @@ Feature: 技能导入器：冲突、相似检查、--continue 与 --merge
     And 已安装技能 "commit-helper" 的 SKILL.md 应与导入源中的相同
     And `synapse.*` 日志应有 1 条警告
 
+  @SKL-097
+  Scenario: 相似度检查的模型调用失败时应照常导入并记录告警
+    As the original's own tests have it: a similarity request that fails (a timeout) blocks no import,
+    any more than an answer that cannot be parsed does; the skill is imported and the failure is logged.
+    Given 导入源目录中的技能
+      | name          | description                   |
+      | commit-helper | Helps writing commit messages |
+    And 模型的相似度调用以错误 "timeout" 失败
+    When 用技能导入器执行 `skill:import <源目录>`
+    Then `skill:import` 的 stdout 应为 "Imported: commit-helper"
+    And 已安装技能 "commit-helper" 的 SKILL.md 应与导入源中的相同
+    And `synapse.*` 日志应有 1 条警告
+
   @SKL-019
   Scenario: 同一来源中的多个技能应各自处理：冲突、相似与导入互不影响
     Given 导入源目录中的技能
