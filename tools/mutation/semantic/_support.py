@@ -543,3 +543,14 @@ def python_parse_float(text: str) -> float | None:
 
     match = re.match(_PYTHON_FLOAT_PREFIX, text)
     return float(match.group(1)) if match else None
+
+
+class SwappedWorkflow(SwappedCalls):
+    """A staged workflow every call of which, and of its state store and timeline, runs with ``swaps``:
+    a port whose module reads something its own way reads it so on every path (the hook's, the compact
+    decision's and the components' own)."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("state", "timeline"):
+            return SwappedCalls(getattr(object.__getattribute__(self, "_inner"), name), *self._mut_swaps)
+        return super().__getattr__(name)

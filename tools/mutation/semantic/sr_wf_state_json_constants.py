@@ -16,32 +16,19 @@ from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
 from synapse_ref.workflow import state as state_module
-from tools.mutation.semantic._support import Delegate, swapped
+from tools.mutation.semantic._support import SwappedWorkflow
 
 AREAS = ("workflow",)
 PATTERN = "JavaScript against Python readings"
-
-
-class Workflow(Delegate):
-    def _mut_call(self, name: str, *args: Any, **options: Any) -> Any:
-        with swapped(state_module, "json_parse", json.loads):
-            return getattr(self._inner, name)(*args, **options)
-
-    def should_suggest_compact(self, **options: Any) -> Any:
-        return self._mut_call("should_suggest_compact", **options)
-
-    def on_stop(self, event: Any) -> Any:
-        return self._mut_call("on_stop", event)
-
-    def on_stop_command(self, stdin: str) -> Any:
-        return self._mut_call("on_stop_command", stdin)
 
 
 class Mutant(ReferenceImplementation):
     name = "semantic-sr_wf_state_json_constants"
 
     def staged_workflow(self, root: Any, *, clock: Any) -> Any:
-        return Workflow(super().staged_workflow(root, clock=clock))
+        return SwappedWorkflow(
+            super().staged_workflow(root, clock=clock), (state_module, "json_parse", json.loads)
+        )
 
 
 implementation = Mutant

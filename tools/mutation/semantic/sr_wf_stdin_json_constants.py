@@ -16,23 +16,19 @@ from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
 from synapse_ref.workflow import command
-from tools.mutation.semantic._support import Delegate, swapped
+from tools.mutation.semantic._support import SwappedWorkflow
 
 AREAS = ("workflow",)
 PATTERN = "JavaScript against Python readings"
-
-
-class Workflow(Delegate):
-    def on_stop_command(self, stdin: str) -> Any:
-        with swapped(command, "json_parse", json.loads):
-            return self._inner.on_stop_command(stdin)
 
 
 class Mutant(ReferenceImplementation):
     name = "semantic-sr_wf_stdin_json_constants"
 
     def staged_workflow(self, root: Any, *, clock: Any) -> Any:
-        return Workflow(super().staged_workflow(root, clock=clock))
+        return SwappedWorkflow(
+            super().staged_workflow(root, clock=clock), (command, "json_parse", json.loads)
+        )
 
 
 implementation = Mutant

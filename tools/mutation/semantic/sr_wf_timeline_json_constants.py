@@ -15,53 +15,19 @@ from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
 from synapse_ref.workflow import timeline as timeline_module
-from tools.mutation.semantic._support import Delegate, swapped
+from tools.mutation.semantic._support import SwappedWorkflow
 
 AREAS = ("workflow",)
 PATTERN = "JavaScript against Python readings"
-
-
-class Timeline(Delegate):
-    def events(self, session_id: str, **options: Any) -> Any:
-        with swapped(timeline_module, "json_parse", json.loads):
-            return self._inner.events(session_id, **options)
-
-    def query(self, session_id: str, **options: Any) -> Any:
-        with swapped(timeline_module, "json_parse", json.loads):
-            return self._inner.query(session_id, **options)
-
-    def latest(self, session_id: str, event_type: str) -> Any:
-        with swapped(timeline_module, "json_parse", json.loads):
-            return self._inner.latest(session_id, event_type)
-
-
-class Workflow(Delegate):
-    def __init__(self, inner: Any) -> None:
-        super().__init__(inner)
-        self._mut_timeline = Timeline(inner.timeline)
-
-    @property
-    def timeline(self) -> Any:
-        return self._mut_timeline
-
-    def should_suggest_compact(self, **options: Any) -> Any:
-        with swapped(timeline_module, "json_parse", json.loads):
-            return self._inner.should_suggest_compact(**options)
-
-    def on_stop(self, event: Any) -> Any:
-        with swapped(timeline_module, "json_parse", json.loads):
-            return self._inner.on_stop(event)
-
-    def on_stop_command(self, stdin: str) -> Any:
-        with swapped(timeline_module, "json_parse", json.loads):
-            return self._inner.on_stop_command(stdin)
 
 
 class Mutant(ReferenceImplementation):
     name = "semantic-sr_wf_timeline_json_constants"
 
     def staged_workflow(self, root: Any, *, clock: Any) -> Any:
-        return Workflow(super().staged_workflow(root, clock=clock))
+        return SwappedWorkflow(
+            super().staged_workflow(root, clock=clock), (timeline_module, "json_parse", json.loads)
+        )
 
 
 implementation = Mutant

@@ -15,7 +15,7 @@ from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
 from synapse_ref.workflow import state as state_module
-from tools.mutation.semantic._support import Delegate, swapped
+from tools.mutation.semantic._support import SwappedWorkflow
 
 AREAS = ("workflow",)
 PATTERN = "a file decoded strictly where JavaScript replaces invalid bytes"
@@ -25,40 +25,13 @@ def read_strictly(path: Path) -> str:
     return path.read_text(encoding="utf-8")
 
 
-class Store(Delegate):
-    def read(self, session_id: str) -> Any:
-        with swapped(state_module, "read_state_text", read_strictly):
-            return self._inner.read(session_id)
-
-
-class Workflow(Delegate):
-    def __init__(self, inner: Any) -> None:
-        super().__init__(inner)
-        self._mut_state = Store(inner.state)
-
-    @property
-    def state(self) -> Any:
-        return self._mut_state
-
-    def _mut_call(self, name: str, *args: Any, **options: Any) -> Any:
-        with swapped(state_module, "read_state_text", read_strictly):
-            return getattr(self._inner, name)(*args, **options)
-
-    def should_suggest_compact(self, **options: Any) -> Any:
-        return self._mut_call("should_suggest_compact", **options)
-
-    def on_stop(self, event: Any) -> Any:
-        return self._mut_call("on_stop", event)
-
-    def on_stop_command(self, stdin: str) -> Any:
-        return self._mut_call("on_stop_command", stdin)
-
-
 class Mutant(ReferenceImplementation):
     name = "semantic-st_wf_state_strict_utf8"
 
     def staged_workflow(self, root: Any, *, clock: Any) -> Any:
-        return Workflow(super().staged_workflow(root, clock=clock))
+        return SwappedWorkflow(
+            super().staged_workflow(root, clock=clock), (state_module, "read_state_text", read_strictly)
+        )
 
 
 implementation = Mutant

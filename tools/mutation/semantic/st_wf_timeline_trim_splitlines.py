@@ -15,7 +15,7 @@ from typing import Any
 
 from synapse_ref.adapter import ReferenceImplementation
 from synapse_ref.workflow import timeline as timeline_module
-from tools.mutation.semantic._support import Delegate, swapped
+from tools.mutation.semantic._support import SwappedWorkflow
 
 AREAS = ("workflow",)
 PATTERN = "splitlines() against split('\\n')"
@@ -25,37 +25,13 @@ def splitlines_lines(raw: bytes) -> list[bytes]:
     return [line for line in raw.splitlines(keepends=True) if line.strip(b"\r\n")]
 
 
-class Timeline(Delegate):
-    def emit(self, *args: Any, **options: Any) -> Any:
-        with swapped(timeline_module, "trim_lines", splitlines_lines):
-            return self._inner.emit(*args, **options)
-
-
-class Workflow(Delegate):
-    def __init__(self, inner: Any) -> None:
-        super().__init__(inner)
-        self._mut_timeline = Timeline(inner.timeline)
-
-    @property
-    def timeline(self) -> Any:
-        return self._mut_timeline
-
-    def _mut_call(self, name: str, *args: Any, **options: Any) -> Any:
-        with swapped(timeline_module, "trim_lines", splitlines_lines):
-            return getattr(self._inner, name)(*args, **options)
-
-    def on_stop(self, event: Any) -> Any:
-        return self._mut_call("on_stop", event)
-
-    def on_stop_command(self, stdin: str) -> Any:
-        return self._mut_call("on_stop_command", stdin)
-
-
 class Mutant(ReferenceImplementation):
     name = "semantic-st_wf_timeline_trim_splitlines"
 
     def staged_workflow(self, root: Any, *, clock: Any) -> Any:
-        return Workflow(super().staged_workflow(root, clock=clock))
+        return SwappedWorkflow(
+            super().staged_workflow(root, clock=clock), (timeline_module, "trim_lines", splitlines_lines)
+        )
 
 
 implementation = Mutant
