@@ -855,7 +855,8 @@ class WorkflowTimeline(Protocol):
         category: str | None = None,
         limit: int | None = None,
     ) -> list[TimelineEvent]:
-        """Matching events in file order (lines that are not events are skipped)."""
+        """Matching events in file order (lines that are not events are skipped); ``limit`` keeps the
+        newest ``limit`` of them, and ``None`` or ``0`` keeps all (the original's ``if (limit)``)."""
         ...
 
     def latest(self, session_id: str, event_type: str) -> TimelineEvent | None: ...

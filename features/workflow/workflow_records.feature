@@ -260,6 +260,7 @@ Feature: Workflow 的登記表、狀態檔與 timeline 檔
       | stage:start    | agent    | -     | -       |
       | -              | stage    | 2     | 5,7     |
       | -              | -        | 3     | 5,6,7   |
+      | -              | -        | 0     | 1,2,3,4,5,6,7 |
       | session:compact | -       | -     | -       |
     And `stage:complete` 的 latest 是 n 為 7 的事件，`session:compact` 的 latest 不存在
 
