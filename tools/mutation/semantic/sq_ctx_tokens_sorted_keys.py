@@ -12,7 +12,6 @@ characters, or on texts whose last token does not merge).
 
 from __future__ import annotations
 
-import inspect
 from types import SimpleNamespace
 from typing import Any
 
@@ -20,7 +19,7 @@ import orjson
 
 from synapse_ref.adapter import ReferenceImplementation
 from synapse_ref.context import token_counter
-from tools.mutation.semantic._support import Delegate, swapped
+from tools.mutation.semantic._support import SwappedCalls
 
 AREAS = ("context", "agent")
 PATTERN = "two rules agree on the examples"
@@ -33,42 +32,25 @@ def _sorted_dumps(value: Any) -> bytes:
 SORTED_JSON = SimpleNamespace(dumps=_sorted_dumps)
 
 
-class Sorted(Delegate):
+def _sorted(component: Any) -> Any:
     """A component every call of which counts messages with the port's serialiser."""
-
-    def __getattr__(self, name: str) -> Any:
-        attribute = getattr(object.__getattribute__(self, "_inner"), name)
-        if not callable(attribute):
-            return attribute
-        if inspect.iscoroutinefunction(attribute):
-
-            async def run(*args: Any, **kwargs: Any) -> Any:
-                with swapped(token_counter, "orjson", SORTED_JSON):
-                    return await attribute(*args, **kwargs)
-
-            return run
-
-        def call(*args: Any, **kwargs: Any) -> Any:
-            with swapped(token_counter, "orjson", SORTED_JSON):
-                return attribute(*args, **kwargs)
-
-        return call
+    return SwappedCalls(component, (token_counter, "orjson", SORTED_JSON))
 
 
 class Mutant(ReferenceImplementation):
     name = "semantic-sq_ctx_tokens_sorted_keys"
 
     def context_manager(self, *args: Any, **options: Any) -> Any:
-        return Sorted(super().context_manager(*args, **options))
+        return _sorted(super().context_manager(*args, **options))
 
     def context_compactor(self, *args: Any, **options: Any) -> Any:
-        return Sorted(super().context_compactor(*args, **options))
+        return _sorted(super().context_compactor(*args, **options))
 
     def context_orchestrator(self, *args: Any, **options: Any) -> Any:
-        return Sorted(super().context_orchestrator(*args, **options))
+        return _sorted(super().context_orchestrator(*args, **options))
 
     def agent_runner(self, *args: Any, **options: Any) -> Any:
-        return Sorted(super().agent_runner(*args, **options))
+        return _sorted(super().agent_runner(*args, **options))
 
 
 implementation = Mutant
