@@ -6,21 +6,31 @@ Quick: nothing here runs the spec.
 from __future__ import annotations
 
 import ast
+import json
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from tools.mutation.__main__ import discover, score, select, stale_equivalents, table
+from tools.mutation.__main__ import (
+    classify_free_wording,
+    discover,
+    main,
+    score,
+    select,
+    stale_equivalents,
+    table,
+)
 from tools.mutation.equivalents import (
     Equivalent,
     EquivalentsError,
     load_equivalents,
+    load_free_wording,
     load_scope,
     match_equivalents,
 )
 from tools.mutation.operators import ModuleMutator, Mutant, mutants_of
-from tools.mutation.runner import KILLED, NOT_COVERED, SURVIVED, CoverageMap, Outcome
+from tools.mutation.runner import FREE_WORDING, KILLED, NOT_COVERED, SURVIVED, CoverageMap, Outcome
 
 MODULE = "synapse_ref/example.py"
 
@@ -481,3 +491,102 @@ def test_score_counts_not_covered_as_survivors() -> None:
     outcomes = [Outcome(mutants[0], KILLED), Outcome(mutants[1], SURVIVED), Outcome(mutants[2], NOT_COVERED)]
     assert score(outcomes) == (1, 3)
     assert table(outcomes)[-1].split()[-1] == "33.3%"
+
+
+WORDED = """\
+def check(name, limit):
+    if len(name) > limit:
+        raise ValueError(f"name {name!r} is longer than {limit}")
+    return name
+"""
+
+
+def _free_wording(tmp_path: Path, *texts: str) -> Path:
+    path = tmp_path / "free_wording.toml"
+    path.write_text(
+        "".join(
+            f'[[message]]\nmodule = "{MODULE}"\ntext = "{t}"\nreason = "no source words it"\n' for t in texts
+        ),
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_only_surviving_string_mutants_of_a_listed_message_are_free_wording(tmp_path: Path) -> None:
+    mutants = [m for m, _ in mutate_all(WORDED)]
+    strings = [m for m in mutants if m.description == "string -> XX string XX"]
+    bound = next(m for m in mutants if m.operator == "compare")
+    assert len(strings) == 2  # the two constant pieces of the f-string
+    outcomes = [Outcome(strings[0], SURVIVED), Outcome(strings[1], NOT_COVERED), Outcome(bound, SURVIVED)]
+    warnings = classify_free_wording(outcomes, load_free_wording(_free_wording(tmp_path, "is longer than")))
+    assert [o.status for o in outcomes] == [FREE_WORDING, NOT_COVERED, SURVIVED]
+    assert warnings == []
+    assert score(outcomes) == (0, 2)
+    assert score(outcomes, strict=True) == (0, 3)
+    assert table(outcomes)[-1].split()[-2:] == ["1", "0.0%"]
+
+
+def test_a_killed_or_unmatched_free_wording_entry_is_reported(tmp_path: Path) -> None:
+    strings = [m for m, _ in mutate_all(WORDED) if m.description == "string -> XX string XX"]
+    outcomes = [Outcome(strings[0], KILLED), Outcome(strings[1], SURVIVED)]
+    entries = load_free_wording(_free_wording(tmp_path, "is longer than", "no such message"))
+    warnings = classify_free_wording(outcomes, entries)
+    assert [o.status for o in outcomes] == [KILLED, FREE_WORDING]
+    assert any("was killed" in w and strings[0].id in w for w in warnings)
+    assert any("no such message" in w and "stale" in w for w in warnings)
+    assert score(outcomes) == (1, 1)
+
+
+def test_free_wording_entries_need_every_field(tmp_path: Path) -> None:
+    path = tmp_path / "free_wording.toml"
+    path.write_text(f'[[message]]\nmodule = "{MODULE}"\ntext = "x"\n', encoding="utf-8")
+    with pytest.raises(EquivalentsError, match="needs a module, a text and a reason"):
+        load_free_wording(path)
+
+
+def test_rescore_applies_the_current_entries_to_an_earlier_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    strings = [m for m, _ in mutate_all(WORDED) if m.description == "string -> XX string XX"]
+    bound = next(m for m, _ in mutate_all(WORDED) if m.operator == "compare")
+    fields = ("module", "line", "col", "operator", "index", "description", "original", "mutated")
+    run = tmp_path / "run.json"
+    run.write_text(
+        json.dumps(
+            {
+                "timings": {"total": 12.0},
+                "mutants": [
+                    {**{f: getattr(m, f) for f in fields}, "status": status}
+                    for m, status in ((strings[0], SURVIVED), (strings[1], SURVIVED), (bound, KILLED))
+                ],
+            }
+        ),
+        encoding="utf-8",
+    )
+    (tmp_path / "synapse_ref").mkdir()
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "again.json"
+    code = main(
+        [
+            "--rescore",
+            str(run),
+            "--free-wording",
+            str(_free_wording(tmp_path, "is longer than")),
+            "--equivalent",
+            str(tmp_path / "none"),
+            "--scope",
+            str(tmp_path / "none.toml"),
+            "--json",
+            str(out),
+            "--min-score",
+            "100",
+        ]
+    )
+    printed = capsys.readouterr().out
+    assert code == 0
+    assert "strict score: 33.3% (1/3, the 2 free-wording mutants counted as survivors)" in printed
+    assert printed.rstrip().endswith("mutation score: 100.0% (1/1 non-equivalent mutants killed)")
+    again = json.loads(out.read_text(encoding="utf-8"))
+    assert (again["score"], again["strict_score"], again["free_wording"]) == (100.0, 33.33, 2)
+    assert main(["--rescore", str(run), "--json", str(run)]) == 2

@@ -11,7 +11,12 @@ A mutant counts as killed when the spec fails (or errors) with it, as timed out 
 ``--timeout-factor`` times the unmutated run of its scenarios, as not covered when no scenario executes
 its line. The score is killed plus timed-out over all mutants not listed as equivalent in
 ``tools/mutation/equivalent/*.toml``, over the modules not excluded in ``tools/mutation/scope.toml``.
-The last line printed is the score; the exit code is 1 when it is below ``--min-score``.
+A surviving mutant that only wraps a piece of a message listed in ``tools/mutation/free_wording.toml``
+in ``XX`` (words no seed or original fixes, which the scenarios rightly leave free) is reported as free
+wording and left out of the score, as Stryker leaves out ignored mutants; the strict score, which counts
+them as survivors, is printed beside it. The last line printed is the score; the exit code is 1 when it
+is below ``--min-score``. ``--rescore`` reads the JSON of an earlier run and scores it again with the
+current equivalent and free-wording entries, without running anything.
 """
 
 from __future__ import annotations
@@ -29,13 +34,17 @@ from pathlib import Path
 from tools.mutation.equivalents import (
     Equivalent,
     EquivalentsError,
+    FreeWording,
     load_equivalents,
+    load_free_wording,
     load_scope,
     match_equivalents,
+    match_free_wording,
 )
 from tools.mutation.operators import ModuleMutator, Mutant
 from tools.mutation.runner import (
     EQUIVALENT,
+    FREE_WORDING,
     INVALID,
     KILLED,
     NOT_COVERED,
@@ -53,6 +62,7 @@ from tools.mutation.runner import (
 
 DEFAULT_EQUIVALENTS = Path(__file__).with_name("equivalent")
 DEFAULT_SCOPE = Path(__file__).with_name("scope.toml")
+DEFAULT_FREE_WORDING = Path(__file__).with_name("free_wording.toml")
 MIN_TIMEOUT = 10.0
 
 
@@ -117,6 +127,18 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         default=DEFAULT_EQUIVALENTS,
         help="the documented equivalent mutants: a TOML file or a directory of them (default: "
         "tools/mutation/equivalent/)",
+    )
+    parser.add_argument(
+        "--free-wording",
+        type=Path,
+        default=DEFAULT_FREE_WORDING,
+        help="messages whose wording no source fixes (default: tools/mutation/free_wording.toml)",
+    )
+    parser.add_argument(
+        "--rescore",
+        type=Path,
+        metavar="JSON",
+        help="score the --json results of an earlier run again with the current entries; runs nothing",
     )
     parser.add_argument(
         "--scope",
@@ -190,13 +212,40 @@ def warn_stale(entries: Sequence[Equivalent]) -> None:
 # Report
 # --------------------------------------------------------------------------------------------------------
 
-COLUMNS = ("mutants", "killed", "timeout", "survived", "not covered", "equivalent", "score")
+COLUMNS = ("mutants", "killed", "timeout", "survived", "not covered", "equivalent", "free wording", "score")
 
 
-def score(outcomes: Sequence[Outcome]) -> tuple[int, int]:
-    """(killed incl. timed out, non-equivalent mutants); invalid mutants are not mutants."""
-    counted = [o for o in outcomes if o.status not in (EQUIVALENT, INVALID, NOT_RUN)]
+def score(outcomes: Sequence[Outcome], *, strict: bool = False) -> tuple[int, int]:
+    """(killed incl. timed out, non-equivalent mutants); invalid mutants are not mutants.
+
+    Free-wording mutants are left out, unless ``strict``, which counts them as survivors."""
+    left_out = (EQUIVALENT, INVALID, NOT_RUN) if strict else (EQUIVALENT, FREE_WORDING, INVALID, NOT_RUN)
+    counted = [o for o in outcomes if o.status not in left_out]
     return sum(o.status in (KILLED, TIMEOUT) for o in counted), len(counted)
+
+
+def classify_free_wording(outcomes: list[Outcome], entries: Sequence[FreeWording]) -> list[str]:
+    """Mark the survivors that only reword a free message; return warnings for entries to look at.
+
+    A killed mutant of a listed message means a scenario pins its words, so the entry is wrong; an
+    entry matching no mutant of the modules run is stale. Not covered mutants stay not covered."""
+    matched, unused = match_free_wording([o.mutant for o in outcomes], entries)
+    modules = {o.mutant.module for o in outcomes}
+    warnings = [
+        f"free wording: no string mutant of {e.module} holds {e.text!r} (stale?)"
+        for e in unused
+        if e.module in modules
+    ]
+    for o in outcomes:
+        if o.mutant.id not in matched:
+            continue
+        if o.status == SURVIVED:
+            o.status = FREE_WORDING
+        elif o.status in (KILLED, TIMEOUT):
+            warnings.append(
+                f"free wording: {o.mutant.id} was killed: a scenario pins the words of {o.mutant.original}"
+            )
+    return warnings
 
 
 def percent(killed: int, total: int) -> str:
@@ -206,18 +255,19 @@ def percent(killed: int, total: int) -> str:
 def table(outcomes: Sequence[Outcome]) -> list[str]:
     modules = sorted({o.mutant.module for o in outcomes})
     width = max([len("module"), len("total"), *(len(m) for m in modules)])
-    rows = [f"{'module':<{width}}  " + "  ".join(f"{c:>11}" for c in COLUMNS)]
+    rows = [f"{'module':<{width}}  " + "  ".join(f"{c:>12}" for c in COLUMNS)]
     for name, group in [
         *((m, [o for o in outcomes if o.mutant.module == m]) for m in modules),
         ("total", outcomes),
     ]:
         valid = [o for o in group if o.status not in (INVALID, NOT_RUN)]
         counts = [
-            sum(o.status == s for o in valid) for s in (KILLED, TIMEOUT, SURVIVED, NOT_COVERED, EQUIVALENT)
+            sum(o.status == s for o in valid)
+            for s in (KILLED, TIMEOUT, SURVIVED, NOT_COVERED, EQUIVALENT, FREE_WORDING)
         ]
         cells = [len(valid), *counts]
         rows.append(
-            f"{name:<{width}}  " + "  ".join(f"{c:>11}" for c in cells) + f"  {percent(*score(group)):>11}"
+            f"{name:<{width}}  " + "  ".join(f"{c:>12}" for c in cells) + f"  {percent(*score(group)):>12}"
         )
     return rows
 
@@ -243,10 +293,13 @@ def to_json(
     outcomes: Sequence[Outcome], timings: dict[str, float], unmatched: Sequence[Equivalent]
 ) -> object:
     killed, total = score(outcomes)
+    _, strict_total = score(outcomes, strict=True)
     return {
         "score": round(100.0 * killed / total, 2) if total else None,
         "killed": killed,
         "non_equivalent": total,
+        "free_wording": strict_total - total,
+        "strict_score": round(100.0 * killed / strict_total, 2) if strict_total else None,
         "timings": {k: round(v, 3) for k, v in timings.items()},
         "stale_equivalents": [e.__dict__ for e in unmatched],
         "mutants": [
@@ -292,10 +345,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         equivalents = load_equivalents(args.equivalent) if args.equivalent.exists() else []
+        free_wording = load_free_wording(args.free_wording) if args.free_wording.exists() else []
         scope = load_scope(args.scope) if args.scope.exists() else []
     except (EquivalentsError, ValueError) as exc:
         log(str(exc))
         return 2
+    if args.rescore:
+        return rescore(args, equivalents, free_wording)
     modules, left_out = discover(root, args.module, [e.module for e in scope])
     if not modules:
         log(f"no module under synapse_ref/ matches {args.module} (out of scope: {', '.join(left_out)})")
@@ -311,14 +367,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         ready, invalid = prepare(mutators, chosen)
         known, _ = match_equivalents([p.mutant for p in ready], equivalents)
+        worded, unused = match_free_wording([p.mutant for p in ready], free_wording)
         for item in ready:
             mark = "  [equivalent]" if item.mutant.id in known else ""
+            mark = "  [free wording]" if item.mutant.id in worded else mark
             print(f"{item.mutant.id}  {item.mutant.description}{mark}")
             print(f"    - {item.mutant.original}")
             print(f"    + {item.mutant.mutated}")
         for outcome in invalid:
             print(f"{outcome.mutant.id}  [invalid] {outcome.detail}")
         warn_stale(stale_equivalents(mutators, equivalents))
+        for entry in unused:
+            if entry.module in mutators:
+                log(f"free wording: no string mutant of {entry.module} holds {entry.text!r} (stale?)")
         print(f"{len(ready)} mutants in {len(modules)} module(s)")
         return 0
 
@@ -384,10 +445,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     order = {m.id: n for n, m in enumerate(chosen)}
     outcomes.sort(key=lambda o: order.get(o.mutant.id, len(order)))
+    warnings = classify_free_wording(outcomes, free_wording)
+    if left_out:
+        warnings.insert(0, f"out of scope (tools/mutation/scope.toml): {', '.join(left_out)}")
+    return report(outcomes, timings, unmatched, warnings, args)
+
+
+def report(
+    outcomes: list[Outcome],
+    timings: dict[str, float],
+    unmatched: Sequence[Equivalent],
+    notes: Sequence[str],
+    args: argparse.Namespace,
+) -> int:
+    """Print the table, the survivors and both scores; write the JSON; the exit code of --min-score."""
     for line in table(outcomes):
         print(line)
-    if left_out:
-        print(f"out of scope (tools/mutation/scope.toml): {', '.join(left_out)}")
+    for note in notes:
+        print(note)
     lines = survivors(outcomes)
     if lines:
         print()
@@ -402,20 +477,72 @@ def main(argv: Sequence[str] | None = None) -> int:
     for o in invalid:
         log(f"invalid mutant skipped: {o.mutant.id}: {o.detail}")
     print()
-    print(
-        f"timings: baseline and mapping run {timings['mapping_run']:.1f} s, "
-        f"per mutant {timings['per_mutant_average']:.2f} s, total {timings['total']:.0f} s"
-    )
+    if timings:
+        print(
+            f"timings: baseline and mapping run {timings.get('mapping_run', 0.0):.1f} s, "
+            f"per mutant {timings.get('per_mutant_average', 0.0):.2f} s, "
+            f"total {timings.get('total', 0.0):.0f} s"
+        )
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(
             json.dumps(to_json(outcomes, timings, unmatched), indent=2) + "\n", encoding="utf-8"
         )
     killed, total = score(outcomes)
+    strict_killed, strict_total = score(outcomes, strict=True)
+    print(
+        f"strict score: {percent(strict_killed, strict_total)} ({strict_killed}/{strict_total}, "
+        f"the {strict_total - total} free-wording mutants counted as survivors)"
+    )
     print(f"mutation score: {percent(killed, total)} ({killed}/{total} non-equivalent mutants killed)")
     if total == 0:
         return 0 if args.min_score <= 0 else 1
     return 0 if 100.0 * killed / total >= args.min_score else 1
+
+
+def rescore(
+    args: argparse.Namespace, equivalents: Sequence[Equivalent], free_wording: Sequence[FreeWording]
+) -> int:
+    """Score the JSON of an earlier run again: entries documented since then apply, nothing runs.
+
+    Mutants are matched to entries by the texts the JSON holds, as in a run; a mutant the run counted
+    as equivalent stays so."""
+    try:
+        data = json.loads(args.rescore.read_text(encoding="utf-8"))
+        outcomes = [
+            Outcome(
+                Mutant(
+                    module=raw["module"],
+                    line=raw["line"],
+                    col=raw["col"],
+                    operator=raw["operator"],
+                    index=raw["index"],
+                    description=raw["description"],
+                    original=raw["original"],
+                    mutated=raw["mutated"],
+                    end_line=raw["line"],
+                    stmt_line=raw["line"],
+                ),
+                # classified afresh below: an earlier run's free wording is a survivor until matched
+                SURVIVED if raw["status"] == FREE_WORDING else raw["status"],
+                raw.get("seconds", 0.0),
+                raw.get("scenarios", 0),
+                raw.get("detail", ""),
+            )
+            for raw in data["mutants"]
+        ]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        log(f"cannot rescore {args.rescore}: {exc!r}")
+        return 2
+    known, _ = match_equivalents([o.mutant for o in outcomes], equivalents)
+    for o in outcomes:
+        if o.mutant.id in known and o.status in (SURVIVED, NOT_COVERED):
+            o.status = EQUIVALENT
+    warnings = classify_free_wording(outcomes, free_wording)
+    if args.json and args.json.resolve() == args.rescore.resolve():
+        log("--json would overwrite the results being rescored; give another path")
+        return 2
+    return report(outcomes, dict(data.get("timings", {})), [], warnings, args)
 
 
 if __name__ == "__main__":

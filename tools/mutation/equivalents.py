@@ -1,5 +1,6 @@
-"""The documented equivalent mutants (``equivalent/*.toml``), the modules out of the score's scope
-(``scope.toml``), and matching entries to the current mutants.
+"""The documented equivalent mutants (``equivalent/*.toml``), the messages whose wording the contract
+leaves free (``free_wording.toml``), the modules out of the score's scope (``scope.toml``), and matching
+entries to the current mutants.
 
 An entry names the module, line, operator and the original and mutated text as ``--list`` prints them,
 plus the reason the mutant cannot change behaviour. Entries are matched on module, operator and both
@@ -64,6 +65,53 @@ def load_equivalents(path: Path) -> list[Equivalent]:
             raise EquivalentsError(f"{path}: [[mutant]] entry {number} gives no reason")
         entries.append(entry)
     return entries
+
+
+@dataclass(frozen=True)
+class FreeWording:
+    """A message whose words no source fixes: the scenarios check what it names, never its wording.
+
+    Wrapping one of its string pieces in ``XX`` keeps everything it names, so such a mutant is still a
+    conforming implementation; it is reported apart from the survivors, and both scores are printed."""
+
+    module: str
+    text: str
+    reason: str
+
+
+STRING_MUTATION = "string -> XX string XX"
+
+
+def load_free_wording(path: Path) -> list[FreeWording]:
+    """The ``[[message]]`` entries of ``free_wording.toml``, each naming a piece of its line's text."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    entries: list[FreeWording] = []
+    for number, raw in enumerate(data.get("message", []), start=1):
+        fields = [str(raw.get(key, "")).strip() for key in ("module", "text", "reason")]
+        if not all(fields):
+            raise EquivalentsError(f"{path}: [[message]] entry {number} needs a module, a text and a reason")
+        entries.append(FreeWording(*fields))
+    return entries
+
+
+def match_free_wording(
+    mutants: Sequence[Mutant], entries: Sequence[FreeWording]
+) -> tuple[dict[str, FreeWording], list[FreeWording]]:
+    """The string mutants of the entries' messages (by id), and the entries that name none.
+
+    Only ``XX`` wrapping of a string piece counts: any other mutant of the same line (a bound, an
+    operator, a dropped call) changes more than the words and stays in the score."""
+    matched: dict[str, FreeWording] = {}
+    used: set[FreeWording] = set()
+    for mutant in mutants:
+        if mutant.description != STRING_MUTATION:
+            continue
+        for entry in entries:
+            if mutant.module == entry.module and entry.text in mutant.original:
+                matched[mutant.id] = entry
+                used.add(entry)
+                break
+    return matched, [e for e in entries if e not in used]
 
 
 def load_scope(path: Path) -> list[Excluded]:

@@ -34,12 +34,13 @@ CANARY = "mutation canary: the worker copy of this module was imported"
 # keeps every plugin).
 OPTIONAL_PLUGINS = ("hypothesispytest", "faker", "respx", "anyio", "platformdirs")
 
-KILLED, TIMEOUT, SURVIVED, NOT_COVERED, EQUIVALENT, INVALID, NOT_RUN = (
+KILLED, TIMEOUT, SURVIVED, NOT_COVERED, EQUIVALENT, FREE_WORDING, INVALID, NOT_RUN = (
     "killed",
     "timeout",
     "survived",
     "not-covered",
     "equivalent",
+    "free-wording",  # survived, but only the words of a message no source words changed
     "invalid",
     "not-run",
 )
