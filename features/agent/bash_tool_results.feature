@@ -183,6 +183,7 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
       | Bash | ["ls"]                             | true     | failureCategory 为 "invalid_usage"     | Invalid parameters  |
       | Bash | {"command": "ls"                   | true     | failureCategory 为 "invalid_usage"     | Invalid parameters  |
       | Read | {"path": "a.txt"}                  | true     | failureCategory 为 "command_not_found" | Unknown tool        |
+      | Bash | {"command": "Bash"}                | true     | failureCategory 为 "invalid_usage"     | Invalid Bash command |
 
   @AGT-081
   Scenario: 工作目录已不存在时，结果的 brief 为 Command execution failed
