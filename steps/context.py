@@ -2793,6 +2793,22 @@ def ctx_then_inside_or_reference(
     )
 )
 def ctx_given_reference_in_second_part(ctx_state: CtxState, number: int, text: str, file: str) -> None:
+    _ctx_reference_in_second_part(ctx_state, number, text, "text", file)
+
+
+@given(
+    parsers.parse(
+        '第 `{number:d}` 条 tool 消息的内容改为文本片段 "{text}" 加上 type 为 "{kind}"、'
+        "text 为引用 `{file}` 的片段"
+    )
+)
+def ctx_given_reference_in_other_part(
+    ctx_state: CtxState, number: int, text: str, kind: str, file: str
+) -> None:
+    _ctx_reference_in_second_part(ctx_state, number, text, kind, file)
+
+
+def _ctx_reference_in_second_part(ctx_state: CtxState, number: int, text: str, kind: str, file: str) -> None:
     message = ctx_state.messages[number - 1]
     assert message["role"] == "tool", f"scenario data: message {number} should be a tool message"
     path = ctx_state.expand(file)
@@ -2801,18 +2817,27 @@ def ctx_given_reference_in_second_part(ctx_state: CtxState, number: int, text: s
         **message,
         "content": [
             {"type": "text", "text": text},
-            {"type": "text", "text": f"{REFERENCE_PREFIX} {path}"},
+            {"type": kind, "text": f"{REFERENCE_PREFIX} {path}"},
         ],
     }
 
 
 @then(parsers.parse("`{file}` 应保留且内容不变，其余卸载文件都应被删除并恰好列入 `deletedFiles`"))
 def ctx_then_only_file_kept(ctx_state: CtxState, file: str) -> None:
-    result = _ctx_assert_compacted(ctx_state, ctx_state.preserve_count)
     kept = ctx_state.expand(file)
     assert Path(kept).is_file() and Path(kept).read_text(encoding="utf-8") == ctx_state.files[kept], (
         f"{kept} is referenced by the kept tail and must stay as it was"
     )
+    _ctx_assert_cleanup(ctx_state, kept)
+
+
+@then("所有卸载文件都应被删除并恰好列入 `deletedFiles`")
+def ctx_then_all_files_deleted(ctx_state: CtxState) -> None:
+    _ctx_assert_cleanup(ctx_state, None)
+
+
+def _ctx_assert_cleanup(ctx_state: CtxState, kept: str | None) -> None:
+    result = _ctx_assert_compacted(ctx_state, ctx_state.preserve_count)
     others = {_ctx_real(p) for p in ctx_state.files if p != kept}
     for path in others:
         assert not Path(path).exists(), f"{path} is not referenced by the kept tail and should be deleted"

@@ -173,6 +173,33 @@ Feature: 多片段 tool 消息的卸载与恢复
     When 执行 compact 清理阶段
     Then `{offloaded}/kept.txt` 应保留且内容不变，其余卸载文件都应被删除并恰好列入 `deletedFiles`
 
+  @CTX-119 @beyond-seed
+  Scenario: 保留区 tool 消息中非文本片段里的卸载引用不让文件保留
+    Only parts of type `text` are read for references, as the original's cleanup skips every other part;
+    a part of another type that happens to carry a `text` field (`output_text` of another API) protects
+    nothing, so an implementation that reads any part with text is caught.
+    Given 一个会话 offload 目录与一个使用脚本化模型 "main-model" 的 ContextCompactor（`preserveCount=5`）
+    And offload 文件:
+      | file                    | content     |
+      | {offloaded}/early.txt   | 早期的工具输出     |
+      | {offloaded}/kept.txt    | 保留区的非文本片段引用的工具输出 |
+    And 历史消息为:
+      | role      | text                                     | call |
+      | user      | 读取早期输出                                   |      |
+      | assistant | 调用 read                                  | c1   |
+      | tool      | Tool result is at: {offloaded}/early.txt | c1   |
+      | assistant | 读完了                                      |      |
+      | user      | 再读取一次                                    |      |
+      | user      | 请读取保留的输出                                 |      |
+      | assistant | 调用 read                                  | c2   |
+      | tool      | 占位                                       | c2   |
+      | assistant | 读完了                                      |      |
+      | user      | 继续                                       |      |
+    And 第 `8` 条 tool 消息的内容改为文本片段 "输出较长，已卸载：" 加上 type 为 "output_text"、text 为引用 `{offloaded}/kept.txt` 的片段
+    And 模型的总结回复为 "## Current Status\n读取完成"
+    When 执行 compact 清理阶段
+    Then 所有卸载文件都应被删除并恰好列入 `deletedFiles`
+
   @CTX-085
   Scenario: 恢复时引用前后的空白与换行不影响识别
     Given 一个会话 offload 目录与一个使用脚本化模型 "main-model" 的 ContextCompactor（`preserveCount=5`）
