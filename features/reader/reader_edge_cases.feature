@@ -412,3 +412,30 @@ Feature: ConversationReader 的窗口、标识与格式边界
     Then 第 2 个 turn 的 toolResults 内容应为
       | tool_use_id | content                                                                                            |
       | t1          | {"elapsed":2,"lines":{"2":"two","10":"ten","b":"bee","-1":"minus","01":"zero-one"},"ratio":1.5e-7} |
+
+  @RDR-092 @beyond-seed
+  Scenario Outline: 不是文本的工具结果中的数与键按 JavaScript 的写法写出：<情形>
+    `JSON.stringify` writes each number as `Number.prototype.toString` does (the shortest digits that read
+    back as the same double; plain digits up to 21 integer digits, an exponent from 1e21 on and below
+    1e-6, `-0` as `0`, an integer past 2**53 as the double JavaScript reads it, one past the largest
+    double as `null`), and an object's array-index keys (up to 4294967294) first by number. A port that
+    writes Python's `repr`, or stops at the wrong digit count, is caught at the edges below.
+    Given 会话文件内容如下
+      """
+      {"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"calc","input":{}}]}
+      {"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":<结果>}]}
+      """
+    When 调用 `ConversationReader.read(filePath)`
+    Then 第 2 个 turn 的 toolResults 内容应为
+      | tool_use_id | content |
+      | t1          | <写出>  |
+
+    Examples:
+      | 情形                       | 结果                                                  | 写出                                                  |
+      | 整数部分为 1 或 0 的小数   | {"one":1.0,"zero":0.0,"minus_zero":-0.0,"half":0.5}   | {"one":1,"zero":0,"minus_zero":0,"half":0.5}          |
+      | 带符号与小数               | {"a":-1.5,"b":1.5,"c":-0.000001}                      | {"a":-1.5,"b":1.5,"c":-0.000001}                      |
+      | 21 位与 22 位整数          | {"e20":1e20,"e21":1e21,"int":1000000000000000000000}  | {"e20":100000000000000000000,"e21":1e+21,"int":1e+21} |
+      | 有效数字多于一位的指数写法 | {"big":1.5e300,"long":123456789012345678901234}      | {"big":1.5e+300,"long":1.2345678901234569e+23}        |
+      | 小于 1e-6 的数             | {"a":1e-7,"b":0.0000015,"c":1e-6}                     | {"a":1e-7,"b":0.0000015,"c":0.000001}                 |
+      | 超过 2**53 与最大双精度数  | {"safe":9007199254740992,"past":9007199254740993,"inf":1e400} | {"safe":9007199254740992,"past":9007199254740992,"inf":null} |
+      | 数组下标键的上限           | {"b":1,"4294967295":2,"4294967294":3,"0":4}           | {"0":4,"4294967294":3,"b":1,"4294967295":2}           |
