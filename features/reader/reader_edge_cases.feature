@@ -415,7 +415,7 @@ Feature: ConversationReader 的窗口、标识与格式边界
 
   @RDR-092 @beyond-seed
   Scenario Outline: 不是文本的工具结果中的数与键按 JavaScript 的写法写出：<情形>
-    `JSON.stringify` writes each number as `Number.prototype.toString` does (the shortest digits that read
+    `JSON.stringify` writes each number as JavaScript's Number::toString does (the shortest digits that read
     back as the same double; plain digits up to 21 integer digits, an exponent from 1e21 on and below
     1e-6, `-0` as `0`, an integer past 2**53 as the double JavaScript reads it, one past the largest
     double as `null`), and an object's array-index keys (up to 4294967294) first by number. A port that
