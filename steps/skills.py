@@ -207,6 +207,11 @@ def skills_received_source(skills_ctx: SkillsContext, source: str) -> None:
     )
 
 
+@then(parsers.parse("导入器收到的导入源按 JSON 字符串应为 `{source_json}`"))
+def skills_received_source_json(skills_ctx: SkillsContext, source_json: str) -> None:
+    skills_received_source(skills_ctx, json.loads(source_json))
+
+
 @then(parsers.re(r"导入器收到的 continueSkills 应为 `(?P<names>[^`]*)`"))
 def skills_received_continue(skills_ctx: SkillsContext, names: str) -> None:
     expected = [n.strip() for n in names.split(",") if n.strip()]

@@ -56,3 +56,26 @@ Feature: Skill 导入命令的选项与错误
       | skill:import C:\Users\dev\skills --continue=commit-helper | C:\Users\dev\skills  | commit-helper |
       | skill:import \\\\fileserver\\skills                      | \\\\fileserver\\skills | |
       | skill:import "D:\Shared skills" --continue commit-helper  | D:\Shared skills     | commit-helper |
+
+  @SKL-098 @beyond-seed
+  Scenario Outline: 引号内的反斜杠如原版转义：引号、反斜杠与 n、t、r，其它反斜杠原样保留 — <情形>
+    Inside quotes the original's parseCommandArgs reads a backslash before the quote character, another
+    backslash, `n`, `t` or `r` as an escape, and keeps any other backslash as it is; the letter X is a
+    character like any other. The expected source is written as a JSON string so a newline or a tab can be
+    shown (table cells double every backslash).
+    Given `skill:import` 的导入器什么也没有导入
+    When 执行 skill 命令 `<command>`
+    Then 导入器收到的导入源按 JSON 字符串应为 `<source_json>`
+    And `skill:import` 应以退出码 0 结束且 stderr 为空
+
+    Examples:
+      | 情形               | command                            | source_json              |
+      | 换行               | skill:import "a\\nb"               | "a\\nb"                  |
+      | 制表符             | skill:import "a\\tb"               | "a\\tb"                  |
+      | 回车               | skill:import "a\\rb"               | "a\\rb"                  |
+      | 两个反斜杠         | skill:import "C:\\\\skills"        | "C:\\\\skills"           |
+      | 双引号内的双引号   | skill:import "say \\"hi\\""        | "say \\"hi\\""           |
+      | 单引号内的单引号   | skill:import 'it\\'s'              | "it's"                   |
+      | 不认识的转义       | skill:import "C:\\dev"             | "C:\\\\dev"              |
+      | 单引号内的双引号   | skill:import 'a\\"b'               | "a\\\\\\"b"              |
+      | 含 X 的路径        | skill:import C:\\Users\\Xavier     | "C:\\\\Users\\\\Xavier"  |
