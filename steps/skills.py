@@ -250,6 +250,15 @@ def skills_stderr_contains(skills_ctx: SkillsContext, text: str) -> None:
     )
 
 
+@then(parsers.parse('`skill:import` 的 stderr 应以 "{text}" 开头'))
+def skills_stderr_starts_with(skills_ctx: SkillsContext, text: str) -> None:
+    result = skills_ctx.result
+    assert result is not None
+    assert result.stderr.startswith(text), (
+        f"`{skills_ctx.command}` must report {text!r} first on stderr, got {result.stderr!r}"
+    )
+
+
 @then(parsers.parse("`skill:import` 的退出码应为 {code:d}"))
 def skills_exit_code(skills_ctx: SkillsContext, code: int) -> None:
     result = skills_ctx.result

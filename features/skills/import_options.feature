@@ -57,6 +57,22 @@ Feature: Skill 导入命令的选项与错误
       | skill:import \\\\fileserver\\skills                      | \\\\fileserver\\skills | |
       | skill:import "D:\Shared skills" --continue commit-helper  | D:\Shared skills     | commit-helper |
 
+  @SKL-099 @beyond-seed
+  Scenario Outline: 引号没有闭合时命令失败，stderr 以原版的 Unclosed quote in arguments 开头，导入器不被调用 — <command>
+    The original's parseCommandArgs throws `Unclosed quote in arguments` when a quote is left open, so
+    nothing is imported from a half-typed path; the message is the original's, and it comes first.
+    Given `skill:import` 的导入器什么也没有导入
+    When 执行 skill 命令 `<command>`
+    Then `skill:import` 的 stderr 应以 "Unclosed quote in arguments" 开头
+    And `skill:import` 的退出码应为 1
+    And 导入器不应被调用
+
+    Examples:
+      | command                                  |
+      | skill:import "C:\\Shared skills        |
+      | skill:import ./skills --continue='a,b    |
+      | skill:import "say \"hi\"               |
+
   @SKL-098 @beyond-seed
   Scenario Outline: 引号内的反斜杠如原版转义：引号、反斜杠与 n、t、r，其它反斜杠原样保留 — <情形>
     Inside quotes the original's parseCommandArgs reads a backslash before the quote character, another
