@@ -224,18 +224,22 @@ def score(outcomes: Sequence[Outcome], *, strict: bool = False) -> tuple[int, in
     return sum(o.status in (KILLED, TIMEOUT) for o in counted), len(counted)
 
 
+def stale_free_wording(unused: Sequence[FreeWording], modules: set[str]) -> list[str]:
+    """Warnings for the entries of the modules looked at that name no string mutant."""
+    return [
+        f"free wording: no string mutant of {e.module} holds {e.text!r} (stale?)"
+        for e in unused
+        if e.module in modules
+    ]
+
+
 def classify_free_wording(outcomes: list[Outcome], entries: Sequence[FreeWording]) -> list[str]:
     """Mark the survivors that only reword a free message; return warnings for entries to look at.
 
     A killed mutant of a listed message means a scenario pins its words, so the entry is wrong; an
     entry matching no mutant of the modules run is stale. Not covered mutants stay not covered."""
     matched, unused = match_free_wording([o.mutant for o in outcomes], entries)
-    modules = {o.mutant.module for o in outcomes}
-    warnings = [
-        f"free wording: no string mutant of {e.module} holds {e.text!r} (stale?)"
-        for e in unused
-        if e.module in modules
-    ]
+    warnings = stale_free_wording(unused, {o.mutant.module for o in outcomes})
     for o in outcomes:
         if o.mutant.id not in matched:
             continue
@@ -377,9 +381,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for outcome in invalid:
             print(f"{outcome.mutant.id}  [invalid] {outcome.detail}")
         warn_stale(stale_equivalents(mutators, equivalents))
-        for entry in unused:
-            if entry.module in mutators:
-                log(f"free wording: no string mutant of {entry.module} holds {entry.text!r} (stale?)")
+        for warning in stale_free_wording(unused, set(mutators)):
+            log(warning)
         print(f"{len(ready)} mutants in {len(modules)} module(s)")
         return 0
 
