@@ -127,9 +127,9 @@ Feature: ConversationReader 读取 Synapse 自身的会话行
     Given 会话文件内容如下
       """
       {"role":"assistant","content":[],"toolCalls":[{"id":"call-1","name":"bash","arguments":"{\"command\":\"npm test\"}"}]}
-      {"role":"tool","toolCallId":"call-1","content":[{"type":"text","text":null},{"type":"text"},{"type":"text","text":"3 passed"},{"type":"text","text":false}]}
+      {"role":"tool","toolCallId":"call-1","content":[{"type":"text","text":null},{"type":"text"},{"type":"text","text":"3 passed"},{"type":"text","text":true},{"type":"text","text":false}]}
       """
     When 调用 `ConversationReader.read(filePath)`
     Then 第 2 个 turn 的 toolResults 内容应为
-      | toolUseId | content             |
-      | call-1    | \n\n3 passed\nfalse |
+      | toolUseId | content                   |
+      | call-1    | \n\n3 passed\ntrue\nfalse |
