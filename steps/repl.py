@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 import pytest
 from pytest_bdd import given, parsers, then, when
@@ -604,11 +605,19 @@ def repl_skill_files_crlf(repl_world: ReplWorld, datatable: list[list[str]]) -> 
     _write_skill_files(repl_world, datatable, "\r\n")
 
 
-def _write_skill_files(repl_world: ReplWorld, datatable: list[list[str]], newline: str) -> None:
+@given("技能目录中有这些文件，路径中的 %XX 是一个字节:")
+def repl_skill_files_bytes(repl_world: ReplWorld, datatable: list[list[str]]) -> None:
+    _write_skill_files(repl_world, datatable, "\n", path_bytes=True)
+
+
+def _write_skill_files(
+    repl_world: ReplWorld, datatable: list[list[str]], newline: str, *, path_bytes: bool = False
+) -> None:
     header, *rows = datatable
     assert header == ["path", "content"], f"unexpected table header {header}"
     for relative, content in rows:
-        path = repl_world.synapse_home / "skills" / relative
+        name = os.fsdecode(unquote_to_bytes(relative)) if path_bytes else relative
+        path = repl_world.synapse_home / "skills" / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(content.replace("\n", newline).encode("utf-8"))
 

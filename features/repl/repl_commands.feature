@@ -699,3 +699,27 @@ Feature: REPL 斜杠命令的分派与输出
           Release notes
           versions: draft-２, draft-🚀, draft-草, draft-a
       """
+
+  @REPL-061 @beyond-seed
+  Scenario: `/skill:list` 把版本目录名中不是 UTF-8 的字节显示为 U+FFFD，如 Node 与 bun 读目录时那样
+    A directory name is bytes, and a copied or unpacked skill can carry a version named in another
+    encoding. The original reads the names with Node's directory read, which decodes them as UTF-8 and
+    puts one U+FFFD for each maximal invalid sequence (a lone byte, or the first three bytes of an emoji
+    cut short); it then sorts them by UTF-16 code units, where U+FFFD comes after the full-width `２`. A
+    listing that keeps the raw bytes, writes one U+FFFD per byte, or fails on the name is caught.
+    Given 技能目录中有这些文件，路径中的 %XX 是一个字节:
+      | path                                 | content                                             |
+      | notes/SKILL.md                       | ---\nname: notes\ndescription: Release notes\n---\n |
+      | notes/versions/v1/SKILL.md           | plain                                               |
+      | notes/versions/v%EF%BC%92/SKILL.md   | full-width two, valid UTF-8                         |
+      | notes/versions/v%FF2/SKILL.md        | a byte that is never UTF-8                          |
+      | notes/versions/w%F0%9F%98-2/SKILL.md | an emoji cut after three bytes                      |
+    When 执行 `/skill:list`
+    Then 输出应逐行为:
+      """
+      Available Skills
+      ══════════════════════════════════════════════════
+        notes
+          Release notes
+          versions: w�-2, v�2, v２, v1
+      """

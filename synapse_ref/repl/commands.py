@@ -6,6 +6,7 @@ They never write to the terminal themselves, so they can be checked without one;
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -153,12 +154,19 @@ def skill_description(skill_md: str) -> str | None:
     return (strip_wrapping_quotes(found.group(1)) if found else "") or None
 
 
+def _shown_name(name: str) -> str:
+    """A directory entry's name as Node and bun read it: bytes that are not UTF-8 become U+FFFD (one per
+    maximal invalid sequence), where Python keeps them as lone surrogates that no terminal, pipe or JSON
+    reply can carry."""
+    return os.fsencode(name).decode("utf-8", errors="replace")
+
+
 def _utf16_units(text: str) -> bytes:
     """A key comparing strings as JavaScript's default ``sort()`` does, by UTF-16 code units: a character
     outside the Basic Multilingual Plane (a surrogate pair, from U+D800) comes before U+E000..U+FFFF
     (full-width forms, U+FFFD), where Python's code points put it after them.  Big-endian bytes compare as
-    their units do; ``surrogatepass`` keeps a lone surrogate of an undecodable name."""
-    return text.encode("utf-16-be", errors="surrogatepass")
+    their units do."""
+    return text.encode("utf-16-be")
 
 
 def newest_versions_first(names: Iterable[str]) -> list[str]:
@@ -179,7 +187,7 @@ def skills_command(skills_dir: Path) -> str:
     try:
         skills = sorted(
             (p for p in skills_dir.iterdir() if p.name[:1] != "." and (p / "SKILL.md").is_file()),
-            key=lambda p: locale_compare_key(p.name),
+            key=lambda p: locale_compare_key(_shown_name(p.name)),
         )
         if not skills:
             lines += ["  No skills installed.", f"  Create skills in: {skills_dir}"]
@@ -191,13 +199,13 @@ def skills_command(skills_dir: Path) -> str:
             versions_dir = skill / "versions"
             versions = (
                 newest_versions_first(
-                    v.name for v in versions_dir.iterdir() if v.is_dir() and v.name[:1] != "."
+                    _shown_name(v.name) for v in versions_dir.iterdir() if v.is_dir() and v.name[:1] != "."
                 )
                 if versions_dir.is_dir()
                 else []
             )
             lines += [
-                f"  {skill.name}",
+                f"  {_shown_name(skill.name)}",
                 f"    {description or '(No description)'}",
                 f"    versions: {', '.join(versions) if versions else '(none)'}",
             ]
