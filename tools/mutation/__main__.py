@@ -16,7 +16,10 @@ in ``XX`` (words no seed or original fixes, which the scenarios rightly leave fr
 wording and left out of the score, as Stryker leaves out ignored mutants; the strict score, which counts
 them as survivors, is printed beside it. The last line printed is the score; the exit code is 1 when it
 is below ``--min-score``. ``--rescore`` reads the JSON of an earlier run and scores it again with the
-current equivalent and free-wording entries, without running anything.
+current equivalent and free-wording entries, without running anything. With ``--json`` every outcome
+is also journaled as it comes (``PATH.journal.jsonl``), and ``--resume`` continues a run that stopped
+part way on the same tree (a closed terminal, Ctrl-C, SIGTERM, a crash) without running its finished
+mutants again.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import fnmatch
 import json
 import os
 import random
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -40,6 +44,16 @@ from tools.mutation.equivalents import (
     load_scope,
     match_equivalents,
     match_free_wording,
+)
+from tools.mutation.journal import (
+    Journal,
+    JournalError,
+    fingerprint,
+    journal_path,
+    outcome_from_json,
+    outcome_to_json,
+    read_journal,
+    split_done,
 )
 from tools.mutation.operators import ModuleMutator, Mutant
 from tools.mutation.runner import (
@@ -111,7 +125,18 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         action="store_true",
         help="run the semantic mutants of tools/mutation/semantic/ instead (--semantic --help: options)",
     )
-    parser.add_argument("--json", type=Path, metavar="PATH", help="write the results as JSON")
+    parser.add_argument(
+        "--json",
+        type=Path,
+        metavar="PATH",
+        help="write the results as JSON; each outcome is also journaled to PATH.journal.jsonl as it comes",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the stopped run journaled beside --json PATH on the same tree and options: "
+        "its finished mutants are not run again",
+    )
     parser.add_argument(
         "--min-score", type=float, default=0.0, help="exit 1 below this score in %% (default: 0)"
     )
@@ -306,24 +331,7 @@ def to_json(
         "strict_score": round(100.0 * killed / strict_total, 2) if strict_total else None,
         "timings": {k: round(v, 3) for k, v in timings.items()},
         "stale_equivalents": [e.__dict__ for e in unmatched],
-        "mutants": [
-            {
-                "id": o.mutant.id,
-                "module": o.mutant.module,
-                "line": o.mutant.line,
-                "col": o.mutant.col,
-                "operator": o.mutant.operator,
-                "index": o.mutant.index,
-                "description": o.mutant.description,
-                "original": o.mutant.original,
-                "mutated": o.mutant.mutated,
-                "status": o.status,
-                "seconds": round(o.seconds, 3),
-                "scenarios": o.tests,
-                "detail": o.detail,
-            }
-            for o in outcomes
-        ],
+        "mutants": [outcome_to_json(o) for o in outcomes],
     }
 
 
@@ -386,64 +394,56 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{len(ready)} mutants in {len(modules)} module(s)")
         return 0
 
+    if args.resume and not args.json:
+        log("--resume continues the run journaled beside --json PATH: give the same --json")
+        return 2
+    journal: Journal | None = None
+    done: list[Outcome] = []
+    if args.json:
+        options = {
+            "timeout_factor": args.timeout_factor,
+            "import_time": args.import_time,
+            "spec": args.spec or ["features/"],
+        }
+        tree = fingerprint(root, options)
+        where = journal_path(args.json)
+        try:
+            done = read_journal(where, tree) if args.resume else []
+        except JournalError as exc:
+            log(str(exc))
+            return 2
+        if not args.resume and where.exists():
+            log(
+                f"starting afresh: the journal of an unfinished run at {where} is replaced "
+                "(--resume continues it)"
+            )
+        journal = Journal(where, tree, resume=args.resume)
+
     started = time.monotonic()
     timings: dict[str, float] = {}
     workspace = Workspace(root, max(1, args.jobs), args.spec or ["features/"])
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)  # SIGTERM stops as Ctrl-C does
     try:
-        mutators = mutators_of(root, modules, workspace.source)
-        chosen = select(
-            [x for m in mutators.values() for x in m.mutants], args.sample, args.seed, args.mutant
+        outcomes, unmatched, chosen = _run(
+            args, root, modules, equivalents, workspace, journal, done, started, timings
         )
-        ready, outcomes = prepare(mutators, chosen)
-        known, _ = match_equivalents([p.mutant for p in ready], equivalents)
-        unmatched = stale_equivalents(mutators, equivalents)
-        outcomes += [Outcome(p.mutant, EQUIVALENT) for p in ready if p.mutant.id in known]
-        ready = [p for p in ready if p.mutant.id not in known]
-        log(
-            f"{len(ready)} mutants to run in {len(modules)} module(s), {len(known)} equivalent, "
-            f"{args.jobs} worker(s)"
-        )
-
-        cover, base = coverage_map(workspace, modules)
-        cover.import_time_scope = args.import_time
-        timings["mapping_run"] = base.seconds
-        plugins = "optional plugins off" if workspace.flags else "all plugins"
-        empty = ", no scenarios collected" if base.returncode == 5 else ""
-        log(
-            f"baseline and coverage map: {base.seconds:.1f} s ({plugins}{empty}), {len(cover.tests)} "
-            f"distinct scenario(s) execute these modules, {len(cover.all_tests)} any reference code"
-        )
-
-        factor: float = args.timeout_factor
-
-        def timeout(tests: list[str]) -> float:
-            expected = cover.expected_seconds(tests) if cover.durations else base.seconds
-            return max(factor * expected, MIN_TIMEOUT)
-
-        log(check_imports(workspace, cover, timeout))
-
-        def progress(outcome: Outcome, done: int, total: int) -> None:
-            if outcome.status == SURVIVED:
-                log(f"[{done}/{total}] survived {outcome.mutant.id}  {outcome.mutant.description}")
-            elif done % 25 == 0 or done == total:
-                log(f"[{done}/{total}] {time.monotonic() - started:.0f} s")
-
-        run_started = time.monotonic()
-        deadline = None
-        if args.time_budget is not None:
-            # In random order, so that what runs before the budget ends is a fair sample of every module.
-            deadline = started + args.time_budget
-            random.Random(args.seed).shuffle(ready)
-        sources = {m: mutator.source for m, mutator in mutators.items()}
-        outcomes += run_mutants(workspace, sources, ready, cover, timeout, args.jobs, progress, deadline)
-        ran = [o for o in outcomes if o.seconds > 0]
-        timings["mutants_run"] = time.monotonic() - run_started
-        timings["per_mutant_average"] = sum(o.seconds for o in ran) / len(ran) if ran else 0.0
     except RunnerError as exc:
         log(f"mutation run aborted: {exc}")
         return 2
+    except KeyboardInterrupt:
+        if journal is None:
+            log("interrupted; nothing is kept (give --json PATH to journal the outcomes as they come)")
+        else:
+            log(
+                f"interrupted: the finished outcomes are kept in {journal.path}; "
+                "the same command with --resume goes on"
+            )
+        return 130
     finally:
+        signal.signal(signal.SIGTERM, previous)
         workspace.close()
+        if journal is not None:
+            journal.close(remove=False)
     timings["total"] = time.monotonic() - started
 
     order = {m.id: n for n, m in enumerate(chosen)}
@@ -451,7 +451,82 @@ def main(argv: Sequence[str] | None = None) -> int:
     warnings = classify_free_wording(outcomes, free_wording)
     if left_out:
         warnings.insert(0, f"out of scope (tools/mutation/scope.toml): {', '.join(left_out)}")
-    return report(outcomes, timings, unmatched, warnings, args)
+    code = report(outcomes, timings, unmatched, warnings, args)
+    if journal is not None:
+        journal.close(remove=True)  # the JSON now holds every outcome
+    return code
+
+
+def _run(
+    args: argparse.Namespace,
+    root: Path,
+    modules: list[str],
+    equivalents: Sequence[Equivalent],
+    workspace: Workspace,
+    journal: Journal | None,
+    done: Sequence[Outcome],
+    started: float,
+    timings: dict[str, float],
+) -> tuple[list[Outcome], list[Equivalent], list[Mutant]]:
+    """Map the coverage and run the mutants the journal does not have yet: the outcomes of all of them,
+    the equivalent entries that match no mutant, and the mutants chosen (their order is the report's)."""
+    mutators = mutators_of(root, modules, workspace.source)
+    chosen = select([x for m in mutators.values() for x in m.mutants], args.sample, args.seed, args.mutant)
+    ready, outcomes = prepare(mutators, chosen)
+    known, _ = match_equivalents([p.mutant for p in ready], equivalents)
+    unmatched = stale_equivalents(mutators, equivalents)
+    outcomes += [Outcome(p.mutant, EQUIVALENT) for p in ready if p.mutant.id in known]
+    ready = [p for p in ready if p.mutant.id not in known]
+    resumed, ready = split_done(ready, done)
+    outcomes += resumed
+    if args.resume:
+        log(f"resuming: {len(resumed)} outcome(s) from the journal")
+    log(
+        f"{len(ready)} mutants to run in {len(modules)} module(s), {len(known)} equivalent, "
+        f"{args.jobs} worker(s)"
+    )
+    if not ready:
+        return outcomes, unmatched, chosen
+
+    cover, base = coverage_map(workspace, modules)
+    cover.import_time_scope = args.import_time
+    timings["mapping_run"] = base.seconds
+    plugins = "optional plugins off" if workspace.flags else "all plugins"
+    empty = ", no scenarios collected" if base.returncode == 5 else ""
+    log(
+        f"baseline and coverage map: {base.seconds:.1f} s ({plugins}{empty}), {len(cover.tests)} "
+        f"distinct scenario(s) execute these modules, {len(cover.all_tests)} any reference code"
+    )
+
+    factor: float = args.timeout_factor
+
+    def timeout(tests: list[str]) -> float:
+        expected = cover.expected_seconds(tests) if cover.durations else base.seconds
+        return max(factor * expected, MIN_TIMEOUT)
+
+    log(check_imports(workspace, cover, timeout))
+
+    def progress(outcome: Outcome, count: int, total: int) -> None:
+        if journal is not None:
+            journal.record(outcome)
+        if outcome.status == SURVIVED:
+            log(f"[{count}/{total}] survived {outcome.mutant.id}  {outcome.mutant.description}")
+        elif count % 25 == 0 or count == total:
+            log(f"[{count}/{total}] {time.monotonic() - started:.0f} s")
+
+    run_started = time.monotonic()
+    deadline = None
+    if args.time_budget is not None:
+        # In random order, so that what runs before the budget ends is a fair sample of every module.
+        deadline = started + args.time_budget
+        random.Random(args.seed).shuffle(ready)
+    sources = {m: mutator.source for m, mutator in mutators.items()}
+    ran = run_mutants(workspace, sources, ready, cover, timeout, args.jobs, progress, deadline)
+    outcomes += ran
+    timed = [o for o in ran if o.seconds > 0]
+    timings["mutants_run"] = time.monotonic() - run_started
+    timings["per_mutant_average"] = sum(o.seconds for o in timed) / len(timed) if timed else 0.0
+    return outcomes, unmatched, chosen
 
 
 def report(
@@ -512,26 +587,9 @@ def rescore(
     as equivalent stays so."""
     try:
         data = json.loads(args.rescore.read_text(encoding="utf-8"))
+        # classified afresh below: an earlier run's free wording is a survivor until matched
         outcomes = [
-            Outcome(
-                Mutant(
-                    module=raw["module"],
-                    line=raw["line"],
-                    col=raw["col"],
-                    operator=raw["operator"],
-                    index=raw["index"],
-                    description=raw["description"],
-                    original=raw["original"],
-                    mutated=raw["mutated"],
-                    end_line=raw["line"],
-                    stmt_line=raw["line"],
-                ),
-                # classified afresh below: an earlier run's free wording is a survivor until matched
-                SURVIVED if raw["status"] == FREE_WORDING else raw["status"],
-                raw.get("seconds", 0.0),
-                raw.get("scenarios", 0),
-                raw.get("detail", ""),
-            )
+            outcome_from_json(raw, SURVIVED if raw["status"] == FREE_WORDING else None)
             for raw in data["mutants"]
         ]
     except (OSError, ValueError, KeyError, TypeError) as exc:

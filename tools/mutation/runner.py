@@ -440,10 +440,11 @@ def run_mutants(
     (a ``time.monotonic()`` value) are not run."""
     done = 0
     lock = threading.Lock()
+    stopping = threading.Event()
 
     def one(item: Prepared) -> Outcome:
         nonlocal done
-        if deadline is not None and time.monotonic() > deadline:
+        if stopping.is_set() or (deadline is not None and time.monotonic() > deadline):
             return Outcome(item.mutant, NOT_RUN)
         outcome = _run_one(workspace, sources[item.mutant.module], item, cover, timeout)
         with lock:
@@ -452,7 +453,11 @@ def run_mutants(
         return outcome
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(one, prepared))
+        try:
+            return list(pool.map(one, prepared))
+        except BaseException:
+            stopping.set()  # interrupted: the queued mutants end at once, the running ones finish
+            raise
 
 
 def _run_one(
