@@ -171,6 +171,7 @@ class Workspace:
         for number in range(1, jobs):
             self.copies.append(Path(shutil.copytree(first, self.tmp / f"w{number}")))
         self._free: list[Path] = list(self.copies)
+        self._processes: set[subprocess.Popen[bytes]] = set()
         self.flags: list[str] = [flag for name in OPTIONAL_PLUGINS for flag in ("-p", f"no:{name}")]
         self._lock = threading.Condition()
 
@@ -178,7 +179,17 @@ class Workspace:
         """A module's text as snapshotted (what the worker copies hold when no mutant is applied)."""
         return (self.copies[0] / module).read_text(encoding="utf-8")
 
+    def stop(self) -> None:
+        """Kill the pytest runs still going (each in a process group of its own, so a Ctrl-C or SIGTERM
+        of the tool never reaches them), so that a stopped run ends now and not after their time limits."""
+        for process in list(self._processes):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=10)
+
     def close(self) -> None:
+        self.stop()
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     def acquire(self) -> Path:
@@ -232,7 +243,7 @@ class Workspace:
             "--synapse-require=all",
             *self.flags,
         ]
-        return _run(command, copy, self.env(copy, env), timeout)
+        return _run(command, copy, self.env(copy, env), timeout, self._processes)
 
     def write_module(self, copy: Path, module: str, text: str) -> None:
         path = copy / module
@@ -248,7 +259,14 @@ pushing the machine into swapless exhaustion before its time limit.  The unmutat
 1 GB."""
 
 
-def _run(command: list[str], cwd: Path, env: dict[str, str], timeout: float | None) -> PytestRun:
+def _run(
+    command: list[str],
+    cwd: Path,
+    env: dict[str, str],
+    timeout: float | None,
+    running: set[subprocess.Popen[bytes]] | None = None,
+) -> PytestRun:
+    """Run ``command``; ``running`` holds the process while it runs (for :meth:`Workspace.stop`)."""
     start = time.monotonic()
     process = subprocess.Popen(
         command,
@@ -261,15 +279,23 @@ def _run(command: list[str], cwd: Path, env: dict[str, str], timeout: float | No
     )
     # Set from here rather than in a preexec_fn, which is unsafe while the worker threads run; the child
     # is still starting its interpreter when the limit lands.
-    with contextlib.suppress(ProcessLookupError):  # already gone: nothing to limit
-        resource.prlimit(process.pid, resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    if running is not None:
+        running.add(process)
     try:
-        output, _ = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        output, _ = process.communicate()
-        return PytestRun(process.returncode, time.monotonic() - start, output.decode(errors="replace"), True)
-    return PytestRun(process.returncode, time.monotonic() - start, output.decode(errors="replace"))
+        with contextlib.suppress(ProcessLookupError):  # already gone: nothing to limit
+            resource.prlimit(process.pid, resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+        try:
+            output, _ = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            output, _ = process.communicate()
+            return PytestRun(
+                process.returncode, time.monotonic() - start, output.decode(errors="replace"), True
+            )
+        return PytestRun(process.returncode, time.monotonic() - start, output.decode(errors="replace"))
+    finally:
+        if running is not None:
+            running.discard(process)
 
 
 def _tail(text: str, lines: int = 25) -> str:
@@ -447,6 +473,8 @@ def run_mutants(
         if stopping.is_set() or (deadline is not None and time.monotonic() > deadline):
             return Outcome(item.mutant, NOT_RUN)
         outcome = _run_one(workspace, sources[item.mutant.module], item, cover, timeout)
+        if stopping.is_set():  # its run was killed by the stop: no verdict
+            return Outcome(item.mutant, NOT_RUN)
         with lock:
             done += 1
             progress(outcome, done, len(prepared))
@@ -456,7 +484,8 @@ def run_mutants(
         try:
             return list(pool.map(one, prepared))
         except BaseException:
-            stopping.set()  # interrupted: the queued mutants end at once, the running ones finish
+            stopping.set()  # interrupted: the queued mutants end at once, the running ones are killed
+            workspace.stop()
             raise
 
 
