@@ -56,12 +56,16 @@ def test_outcomes_read_back_are_the_ones_recorded_and_are_not_run_again(tmp_path
     assert [p.mutant.id for p in remaining] == [p.mutant.id for n, p in enumerate(ready) if n not in (0, 2)]
 
 
-def test_a_journaled_mutant_whose_text_changed_runs_again(tmp_path: Path) -> None:
-    ready = _prepared()
-    path = tmp_path / "j.jsonl"
+def _journal_of_one_kill(path: Path, ready: list[Prepared]) -> None:
     journal = Journal(path, "tree", resume=False)
     journal.record(Outcome(ready[0].mutant, KILLED, 1.0))
     journal.close(remove=False)
+
+
+def test_a_journaled_mutant_whose_text_changed_runs_again(tmp_path: Path) -> None:
+    ready = _prepared()
+    path = tmp_path / "j.jsonl"
+    _journal_of_one_kill(path, ready)
     lines = path.read_text(encoding="utf-8").splitlines()
     raw = json.loads(lines[1])
     raw["mutated"] += "  # another mutant at the same place"
@@ -92,9 +96,7 @@ def test_a_journal_of_another_tree_or_options_is_refused(tmp_path: Path) -> None
 def test_a_line_cut_by_a_crash_is_dropped_and_resuming_appends_on_a_new_line(tmp_path: Path) -> None:
     ready = _prepared()
     path = tmp_path / "j.jsonl"
-    journal = Journal(path, "tree", resume=False)
-    journal.record(Outcome(ready[0].mutant, KILLED, 1.0))
-    journal.close(remove=False)
+    _journal_of_one_kill(path, ready)
     with path.open("a", encoding="utf-8") as handle:
         handle.write('{"id": "cut sh')
     assert [o.mutant.id for o in read_journal(path, "tree")] == [ready[0].mutant.id]
