@@ -142,3 +142,22 @@ def test_resume_scores_a_finished_journal_without_running_and_removes_it(
     assert not journal_path(out).exists()
     assert main(["--json", str(out), "--resume", *none]) == 2  # the run is over: nothing to resume
     assert "no journal to read" in capsys.readouterr().err
+
+
+def test_rescore_reads_a_journal_as_the_part_of_the_run_finished_so_far(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    ready = _prepared()
+    path = tmp_path / "run.json.journal.jsonl"
+    journal = Journal(path, "a tree this checkout is not", resume=False)
+    journal.record(Outcome(ready[0].mutant, KILLED, 1.0))
+    journal.record(Outcome(ready[1].mutant, SURVIVED, 1.0))
+    journal.close(remove=False)
+    none = ["--equivalent", str(tmp_path / "none"), "--scope", str(tmp_path / "none.toml")]
+    assert main(["--rescore", str(path), *none, "--free-wording", str(tmp_path / "none.toml")]) == 0
+    printed = capsys.readouterr().out
+    assert "partial: the 2 mutant(s) the journaled run has finished so far" in printed
+    assert printed.rstrip().endswith("mutation score: 50.0% (1/2 non-equivalent mutants killed)")
+    assert path.exists()  # read only

@@ -34,6 +34,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from tools.mutation.equivalents import (
     Equivalent,
@@ -49,6 +50,7 @@ from tools.mutation.journal import (
     Journal,
     JournalError,
     fingerprint,
+    is_journal,
     journal_path,
     outcome_from_json,
     outcome_to_json,
@@ -163,7 +165,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--rescore",
         type=Path,
         metavar="JSON",
-        help="score the --json results of an earlier run again with the current entries; runs nothing",
+        help="score the --json results (or the journal) of an earlier run again with the current entries; "
+        "runs nothing",
     )
     parser.add_argument(
         "--scope",
@@ -584,15 +587,21 @@ def rescore(
     """Score the JSON of an earlier run again: entries documented since then apply, nothing runs.
 
     Mutants are matched to entries by the texts the JSON holds, as in a run; a mutant the run counted
-    as equivalent stays so."""
+    as equivalent stays so. A journal is read too: the score of what a run still going (or stopped) has
+    finished so far."""
+    partial = is_journal(args.rescore)
     try:
-        data = json.loads(args.rescore.read_text(encoding="utf-8"))
-        # classified afresh below: an earlier run's free wording is a survivor until matched
-        outcomes = [
-            outcome_from_json(raw, SURVIVED if raw["status"] == FREE_WORDING else None)
-            for raw in data["mutants"]
-        ]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        if partial:
+            data: dict[str, Any] = {"timings": {}}
+            outcomes = read_journal(args.rescore, None)
+        else:
+            data = json.loads(args.rescore.read_text(encoding="utf-8"))
+            # classified afresh below: an earlier run's free wording is a survivor until matched
+            outcomes = [
+                outcome_from_json(raw, SURVIVED if raw["status"] == FREE_WORDING else None)
+                for raw in data["mutants"]
+            ]
+    except (OSError, ValueError, KeyError, TypeError, JournalError) as exc:
         log(f"cannot rescore {args.rescore}: {exc!r}")
         return 2
     known, _ = match_equivalents([o.mutant for o in outcomes], equivalents)
@@ -600,6 +609,8 @@ def rescore(
         if o.mutant.id in known and o.status in (SURVIVED, NOT_COVERED):
             o.status = EQUIVALENT
     warnings = classify_free_wording(outcomes, free_wording)
+    if partial:
+        warnings.insert(0, f"partial: the {len(outcomes)} mutant(s) the journaled run has finished so far")
     if args.json and args.json.resolve() == args.rescore.resolve():
         log("--json would overwrite the results being rescored; give another path")
         return 2

@@ -72,8 +72,19 @@ def outcome_from_json(raw: dict[str, Any], status: str | None = None) -> Outcome
     )
 
 
-def read_journal(path: Path, expected: str) -> list[Outcome]:
-    """The outcomes of the run ``path`` journals; refused unless its fingerprint is ``expected``.
+def is_journal(path: Path) -> bool:
+    """Whether ``path`` starts as a journal does (``--rescore`` reads both a journal and a results JSON)."""
+    try:
+        with path.open(encoding="utf-8") as handle:
+            header = json.loads(handle.readline())
+    except (OSError, ValueError):
+        return False
+    return isinstance(header, dict) and header.get("journal") == JOURNAL_VERSION
+
+
+def read_journal(path: Path, expected: str | None) -> list[Outcome]:
+    """The outcomes of the run ``path`` journals; refused unless its fingerprint is ``expected`` (None
+    to read it whatever tree it was written for, as a rescore of a run still going does).
     A last line cut short by a crash is dropped (that mutant runs again)."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -85,7 +96,7 @@ def read_journal(path: Path, expected: str) -> list[Outcome]:
         header = None
     if not isinstance(header, dict) or header.get("journal") != JOURNAL_VERSION:
         raise JournalError(f"cannot resume: {path} is not a mutation journal (version {JOURNAL_VERSION})")
-    if header.get("fingerprint") != expected:
+    if expected is not None and header.get("fingerprint") != expected:
         raise JournalError(
             f"cannot resume: {path} was written for another tree or other options (the reference, the spec "
             "or the kit changed, or --timeout-factor, --import-time or --spec differ); its outcomes would "
