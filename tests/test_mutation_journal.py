@@ -161,3 +161,22 @@ def test_rescore_reads_a_journal_as_the_part_of_the_run_finished_so_far(
     assert "partial: the 2 mutant(s) the journaled run has finished so far" in printed
     assert printed.rstrip().endswith("mutation score: 50.0% (1/2 non-equivalent mutants killed)")
     assert path.exists()  # read only
+
+
+def test_a_run_cut_short_by_its_time_budget_keeps_its_journal_for_resume(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    ready = _prepared()
+
+    def budget_used_up(*args: object) -> tuple[list[Outcome], list[object], list[object]]:
+        outcomes = [Outcome(ready[0].mutant, KILLED, 1.0), Outcome(ready[1].mutant, NOT_RUN)]
+        return outcomes, [], [p.mutant for p in ready[:2]]
+
+    monkeypatch.setattr("tools.mutation.__main__._run", budget_used_up)
+    out = tmp_path / "run.json"
+    none = ["--equivalent", str(tmp_path / "none"), "--scope", str(tmp_path / "none.toml")]
+    assert main(["--json", str(out), "--time-budget", "1", *none]) == 0
+    assert "--resume runs the 1 mutant(s) not run yet" in capsys.readouterr().err
+    assert out.exists() and journal_path(out).exists()

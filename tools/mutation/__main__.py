@@ -456,7 +456,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         warnings.insert(0, f"out of scope (tools/mutation/scope.toml): {', '.join(left_out)}")
     code = report(outcomes, timings, unmatched, warnings, args)
     if journal is not None:
-        journal.close(remove=True)  # the JSON now holds every outcome
+        # Once every mutant has its outcome the JSON holds them all; after a --time-budget it does not.
+        left = sum(o.status == NOT_RUN for o in outcomes)
+        journal.close(remove=not left)
+        if left:
+            log(f"the journal {journal.path} is kept: --resume runs the {left} mutant(s) not run yet")
     return code
 
 
