@@ -31,6 +31,16 @@ def _project(root: Path) -> None:
     (root / "pyproject.toml").write_text("", encoding="utf-8")
 
 
+@pytest.fixture
+def no_entries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """A tiny project as the working directory, and the options pointing the tool at no equivalent,
+    scope or free-wording entries."""
+    _project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    missing = str(tmp_path / "none.toml")
+    return ["--equivalent", str(tmp_path / "none"), "--scope", missing, "--free-wording", missing]
+
+
 def _prepared() -> list[Prepared]:
     mutator = ModuleMutator(MODULE, SOURCE)
     ready, invalid = prepare({MODULE: mutator}, mutator.mutants)
@@ -114,10 +124,8 @@ def test_a_line_cut_by_a_crash_is_dropped_and_resuming_appends_on_a_new_line(tmp
 
 
 def test_resume_scores_a_finished_journal_without_running_and_removes_it(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], no_entries: list[str]
 ) -> None:
-    _project(tmp_path)
-    monkeypatch.chdir(tmp_path)
     out = tmp_path / "reports" / "run.json"
     options = {"timeout_factor": 10.0, "import_time": "module", "spec": ["features/"]}
     journal = Journal(journal_path(out), fingerprint(tmp_path, options), resume=False)
@@ -125,11 +133,9 @@ def test_resume_scores_a_finished_journal_without_running_and_removes_it(
     for n, item in enumerate(ready):
         journal.record(Outcome(item.mutant, SURVIVED if n == 0 else KILLED, 1.0, 1))
     journal.close(remove=False)
-    none = ["--equivalent", str(tmp_path / "none"), "--scope", str(tmp_path / "none.toml")]
-    none += ["--free-wording", str(tmp_path / "none.toml")]
-    assert main(["--resume", *none]) == 2  # nothing to continue without --json
+    assert main(["--resume", *no_entries]) == 2  # nothing to continue without --json
     assert "give the same --json" in capsys.readouterr().err
-    code = main(["--json", str(out), "--resume", *none])
+    code = main(["--json", str(out), "--resume", *no_entries])
     captured = capsys.readouterr()
     assert code == 0
     assert f"resuming: {len(ready)} outcome(s) from the journal" in captured.err
@@ -140,23 +146,20 @@ def test_resume_scores_a_finished_journal_without_running_and_removes_it(
     data = json.loads(out.read_text(encoding="utf-8"))
     assert [m["id"] for m in data["mutants"]] == [p.mutant.id for p in ready]
     assert not journal_path(out).exists()
-    assert main(["--json", str(out), "--resume", *none]) == 2  # the run is over: nothing to resume
+    assert main(["--json", str(out), "--resume", *no_entries]) == 2  # the run is over: nothing to resume
     assert "no journal to read" in capsys.readouterr().err
 
 
 def test_rescore_reads_a_journal_as_the_part_of_the_run_finished_so_far(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], no_entries: list[str]
 ) -> None:
-    _project(tmp_path)
-    monkeypatch.chdir(tmp_path)
     ready = _prepared()
     path = tmp_path / "run.json.journal.jsonl"
     journal = Journal(path, "a tree this checkout is not", resume=False)
     journal.record(Outcome(ready[0].mutant, KILLED, 1.0))
     journal.record(Outcome(ready[1].mutant, SURVIVED, 1.0))
     journal.close(remove=False)
-    none = ["--equivalent", str(tmp_path / "none"), "--scope", str(tmp_path / "none.toml")]
-    assert main(["--rescore", str(path), *none, "--free-wording", str(tmp_path / "none.toml")]) == 0
+    assert main(["--rescore", str(path), *no_entries]) == 0
     printed = capsys.readouterr().out
     assert "partial: the 2 mutant(s) the journaled run has finished so far" in printed
     assert printed.rstrip().endswith("mutation score: 50.0% (1/2 non-equivalent mutants killed)")
@@ -164,10 +167,11 @@ def test_rescore_reads_a_journal_as_the_part_of_the_run_finished_so_far(
 
 
 def test_a_run_cut_short_by_its_time_budget_keeps_its_journal_for_resume(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    no_entries: list[str],
 ) -> None:
-    _project(tmp_path)
-    monkeypatch.chdir(tmp_path)
     ready = _prepared()
 
     def budget_used_up(*args: object) -> tuple[list[Outcome], list[object], list[object]]:
@@ -176,7 +180,6 @@ def test_a_run_cut_short_by_its_time_budget_keeps_its_journal_for_resume(
 
     monkeypatch.setattr("tools.mutation.__main__._run", budget_used_up)
     out = tmp_path / "run.json"
-    none = ["--equivalent", str(tmp_path / "none"), "--scope", str(tmp_path / "none.toml")]
-    assert main(["--json", str(out), "--time-budget", "1", *none]) == 0
+    assert main(["--json", str(out), "--time-budget", "1", *no_entries]) == 0
     assert "--resume runs the 1 mutant(s) not run yet" in capsys.readouterr().err
     assert out.exists() and journal_path(out).exists()
