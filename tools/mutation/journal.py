@@ -6,7 +6,7 @@ appended to ``PATH.journal.jsonl`` the moment its mutant is done, and ``--resume
 the mutants the journal already has are not run again.  A journal belongs to one tree and one set of
 options (its first line records their fingerprint); resuming on a changed reference, spec or option is
 refused, since the old outcomes would not be those of the new tree.  The journal is removed once the
-JSON is written.
+JSON holds every outcome (kept while a ``--time-budget`` left mutants unrun).
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from tools.mutation.operators import Mutant
 from tools.mutation.runner import COPIED, NOT_RUN, Outcome
 
 JOURNAL_VERSION = 1
+_CACHES = frozenset({"__pycache__", ".pytest_cache"})
+"""Left out of the fingerprint as the workers' copies leave them out (``Workspace``)."""
 MUTANT_FIELDS = ("module", "line", "col", "operator", "index", "description", "original", "mutated")
 
 
@@ -40,7 +42,7 @@ def fingerprint(root: Path, options: dict[str, Any]) -> str:
         start = root / top
         files = sorted(start.rglob("*")) if start.is_dir() else [start] if start.is_file() else []
         for path in files:
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            if path.is_file() and not _CACHES.intersection(path.parts) and path.suffix != ".pyc":
                 digest.update(path.relative_to(root).as_posix().encode() + b"\0")
                 digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
