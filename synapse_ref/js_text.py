@@ -221,17 +221,12 @@ def string_text(text: str) -> str:
     return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", joined)
 
 
-def _key_text(key: object) -> str:
-    """A key as JavaScript holds it: a string (``String(1.0)`` is ``"1"``)."""
-    if isinstance(key, str):
-        return key
-    return "null" if key is None else number_text(key)  # type: ignore[arg-type]
-
-
 def json_stringify(value: Any) -> str:
     """``JSON.stringify(value)`` of a parsed JSON value (dicts, lists, strings, numbers, booleans, None):
     compact, non-ASCII kept, numbers as :func:`number_text` writes them and object keys in
-    :func:`object_keys` order.  ``RecursionError`` for a value nested deeper than Python recurses."""
+    :func:`object_keys` order.  Parsed JSON has string keys only, and a list is all that is left once
+    the other kinds are handled (anything else is a ``TypeError``, not being iterable).
+    ``RecursionError`` for a value nested deeper than Python recurses."""
     if value is None:
         return "null"
     if isinstance(value, str):
@@ -239,9 +234,6 @@ def json_stringify(value: Any) -> str:
     if isinstance(value, (bool, int, float)):
         return number_text(value)
     if isinstance(value, dict):
-        items = {_key_text(k): v for k, v in value.items()}
-        keys = object_keys(list(items))
-        return "{" + ",".join(string_text(k) + ":" + json_stringify(items[k]) for k in keys) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(json_stringify(item) for item in value) + "]"
-    raise TypeError(f"{type(value).__name__} is not a JSON value")
+        keys = object_keys(list(value))
+        return "{" + ",".join(string_text(k) + ":" + json_stringify(value[k]) for k in keys) + "}"
+    return "[" + ",".join(json_stringify(item) for item in value) + "]"

@@ -96,7 +96,7 @@ class MessageTokenCache:
     def count_messages(self, messages: Iterable[Mapping[str, Any]]) -> int:
         # A message is counted as its compact JSON text, non-ASCII kept, as the original counts its
         # JSON.stringify text.  orjson writes that text for what messages hold; what it refuses (lone
-        # surrogates, integers beyond 64 bits, keys that are not strings) is written by json_stringify.
+        # surrogates, integers beyond 64 bits) is written by json_stringify.
         # Two differences are left on purpose: orjson writes a float without fraction as 2.0 (JavaScript:
         # 2) and keeps a dict's key order (JavaScript puts array-index keys first).  Telling such messages
         # apart costs a scan of every text, as much as half the count itself; they shift a count by a
