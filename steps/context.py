@@ -3,9 +3,9 @@
 Everything is reached through ``synapse.<factory>(...)``.  Tokens are counted with ``CharTokenCounter``
 (one token per character of a message's compact JSON text), so thresholds are exact.
 
-File reads and deletions are observed (and a deletion failure injected) through Python's audit events
-(``open``, ``os.remove``): they fire for every file API of the runtime, so the checks do not depend on how
-an implementation chooses to open or delete a file.
+File reads are observed through the kernel (``probes.watch_files``, inotify) and a deletion failure is
+injected in the file system (``probes.undeletable``), so the checks hold for any process and do not depend
+on how, or in which language, an implementation opens or deletes a file.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ SUMMARY_ERROR = "summary service unavailable"
 
 
 # --------------------------------------------------------------------------------------------------------
-# File-system observation through audit events
+# File-system observation through the kernel
 # --------------------------------------------------------------------------------------------------------
 
 

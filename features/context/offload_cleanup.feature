@@ -1,8 +1,9 @@
 @context @seed-000
 Feature: 卸载文件清理容错
   After a compaction, offload files that the kept tail no longer references are deleted. A deletion
-  failure is injected at the runtime level: Python's `os.remove` audit event for that one file raises
-  `PermissionError`, whichever file API the implementation uses (`os.remove`, `os.unlink`, `Path.unlink`).
+  failure is injected in the file system: that one file is made undeletable for every process, root
+  included (its immutable flag, or a bind mount of the file onto itself), whatever language or file API
+  the implementation uses; where the machine allows neither, the scenario is not applicable.
 
   Background:
     Given 一个会话 offload 目录与一个使用脚本化模型 "main-model" 的 ContextCompactor（`preserveCount=5`）

@@ -4,8 +4,8 @@ Feature: Offload 引用恢复安全边界
   by the content of the referenced file, so the summary sees the real tool output. Only files inside the
   session's `offloaded/` directory may be read; the kept tail is never restored.
   `{offloaded}` stands for `<session dir>/offloaded` and `{outside}` for a directory next to the session
-  directory. File reads are observed through Python's audit events (`open`), so "不读取文件" means the file
-  is never opened.
+  directory. File reads are observed through the kernel (inotify), for whichever process opens the file,
+  so "不读取文件" means the file is never opened.
 
   Background:
     Given 一个会话 offload 目录与一个使用脚本化模型 "main-model" 的 ContextCompactor（`preserveCount=5`）
