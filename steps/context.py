@@ -466,8 +466,7 @@ def ctx_when_offload_with_file_size_limit(
 def ctx_then_one_kept_one_offloaded(ctx_state: CtxState, kept: int, offloaded: int) -> None:
     result = _ctx_result(ctx_state)
     assert result.messages[kept - 1] == ctx_state.snapshot[kept - 1], (
-        f"message {kept}, whose file could not be written whole, should stay as it was, "
-        f"got {_ctx_text(result.messages[kept - 1])[:80]!r}"
+        f"message {kept} should stay as it was, got {result.messages[kept - 1].get('content')!r:.80}"
     )
     _ctx_assert_offloaded(ctx_state, offloaded - 1)
     path = _ctx_reference_path(result.messages[offloaded - 1])
@@ -2112,6 +2111,20 @@ def ctx_given_json_parts(ctx_state: CtxState, number: int, docstring: str) -> No
     assert isinstance(parts, list), "scenario data: the content should be a JSON array of parts"
     message = ctx_state.messages[number - 1]
     ctx_state.messages[number - 1] = {**message, "content": parts}
+
+
+@given(parsers.parse("第 `{number:d}` 条消息的 content 改为以下字符串"))
+def ctx_given_string_content(ctx_state: CtxState, number: int, docstring: str) -> None:
+    """A content that is a plain string, not a list of parts (CTX-120..122); directory placeholders
+    expanded."""
+    message = ctx_state.messages[number - 1]
+    ctx_state.messages[number - 1] = {**message, "content": ctx_state.expand(docstring)}
+
+
+@given(parsers.parse("第 `{number:d}` 条消息的 content 为 null"))
+def ctx_given_null_content(ctx_state: CtxState, number: int) -> None:
+    message = ctx_state.messages[number - 1]
+    ctx_state.messages[number - 1] = {**message, "content": None}
 
 
 @then(parsers.parse('第 `{number:d}` 条消息的卸载文件内容应为 "{text}"'))

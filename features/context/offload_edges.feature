@@ -300,3 +300,99 @@ Feature: 多片段 tool 消息的卸载与恢复
     When 调用 `offloadIfNeeded(messages)`
     Then `offloadedCount` 应为 `1`
     And 第 `1` 条消息的卸载文件内容应为 "\n\nnpm test: 3 passing, 0 failing, 12 skipped; coverage 87.5% of 1204 lines"
+
+  @CTX-120
+  Scenario: content 为字符串的 tool 消息按其文本卸载：与 `minChars` 比较的是这段文本的长度，卸载文件就是这段文本
+    A message's `content` may be a plain string instead of a list of parts (the session format keeps such
+    a message as it is). The string is the message's text, as one text part would be: its own length is
+    compared with `minChars`, and the offload file holds it as it is, not its JSON text (in quotes, with
+    `\"`, `\\` and `\n` escapes, five characters longer here, which would push a 50-character text past
+    `minChars=50`). The original types a tool message's content as a list of parts, and a string makes its
+    offload throw.
+    Given 一个每字符计 1 token 的计数器与一个空的会话 offload 目录
+    And ContextManager 参数为 `scanRatio=1` 与 `minChars=50`
+    And 历史消息为:
+      | role | text | repeat |
+      | tool | a    | 1      |
+      | tool | a    | 1      |
+      | user | 继续   | 1      |
+    And 第 `1` 条消息的 content 改为以下字符串
+      """
+      3 个测试失败：
+        - test_a 断言 "期望 1，实际 2"
+        - test_b 找不到 C:\tmp\data.json
+      """
+    And 第 `2` 条消息的 content 改为以下字符串
+      """
+      一行输出，含 "引号" 与 \ 反斜杠，共五十个字符：xxxxxxxxxxxxxxxxxxxxxxx
+      """
+    And 当前 token 超过 offload 阈值
+    When 调用 `offloadIfNeeded(messages)`
+    Then `offloadedCount` 应为 `1`
+    And 第 `2` 条消息应保持原文，第 `1` 条应被卸载且文件内容完整
+
+  @CTX-121
+  Scenario: content 为字符串的 tool 消息中的卸载引用在压缩前也被恢复
+    A tool message whose content is a plain string holding an offload reference is restored like one
+    whose first text part holds it; a string that is no reference reaches the summary as it is.
+    Given 一个会话 offload 目录与一个使用脚本化模型 "main-model" 的 ContextCompactor（`preserveCount=5`）
+    And offload 文件:
+      | file                   | content |
+      | {offloaded}/first.txt  | 第一个工具输出 |
+    And 模型的总结回复为 "## Current Status\n摘要"
+    And 历史消息为:
+      | role      | text   | call  |
+      | user      | 读取两个文件 |       |
+      | assistant | 调用 read | c1,c2 |
+      | tool      | 占位     | c1    |
+      | tool      | 占位     | c2    |
+      | assistant | 读完了    |       |
+      | user      | 继续     |       |
+      | assistant | 好的     |       |
+      | user      | 谢谢     |       |
+      | assistant | 不客气    |       |
+      | user      | 再见     |       |
+    And 第 `3` 条消息的 content 改为以下字符串
+      """
+      Tool result is at: {offloaded}/first.txt
+      """
+    And 第 `4` 条消息的 content 改为以下字符串
+      """
+      没有卸载的工具输出
+      """
+    When 执行 compact
+    Then 总结模型看到的第 `3` 条消息应为 "第一个工具输出"
+    And 总结模型看到的第 `4` 条消息应为 "没有卸载的工具输出"
+
+  @CTX-122
+  Scenario: 保留区中 content 为字符串的 tool 消息里的卸载引用也让文件保留，content 为 null 的 tool 消息不妨碍清理
+    The cleanup reads the references of the kept tail from the text of every tool message: a plain-string
+    content is that text, and a tool message without content (`null`) has none, which neither fails the
+    compaction nor protects a file.
+    Given 一个会话 offload 目录与一个使用脚本化模型 "main-model" 的 ContextCompactor（`preserveCount=5`）
+    And offload 文件:
+      | file                    | content     |
+      | {offloaded}/early.txt   | 早期的工具输出     |
+      | {offloaded}/kept.txt    | 保留区仍引用的工具输出 |
+      | {offloaded}/orphan.txt  | 无人引用的工具输出   |
+    And 历史消息为:
+      | role      | text                                     | call  |
+      | user      | 读取早期输出                                   |       |
+      | assistant | 调用 read                                  | c1    |
+      | tool      | Tool result is at: {offloaded}/early.txt | c1    |
+      | assistant | 读完了                                      |       |
+      | user      | 再读取一次                                    |       |
+      | user      | 请读取保留的输出                                 |       |
+      | assistant | 调用 read                                  | c2,c3 |
+      | tool      | 占位                                       | c2    |
+      | tool      | 占位                                       | c3    |
+      | assistant | 读完了                                      |       |
+      | user      | 继续                                       |       |
+    And 第 `8` 条消息的 content 改为以下字符串
+      """
+      Tool result is at: {offloaded}/kept.txt
+      """
+    And 第 `9` 条消息的 content 为 null
+    And 模型的总结回复为 "## Current Status\n读取完成"
+    When 执行 compact 清理阶段
+    Then `{offloaded}/kept.txt` 应保留且内容不变，其余卸载文件都应被删除并恰好列入 `deletedFiles`
