@@ -835,7 +835,8 @@ def wfr_given_timeline_named_lines(wfr_ctx: WfrContext, session: str, lines: str
     ]
     path = wfr_timeline_file(wfr_ctx, session)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes("".join(line + "\n" for line in written).encode("utf-8"))
+    wfr_ctx.before = "".join(line + "\n" for line in written).encode("utf-8")
+    path.write_bytes(wfr_ctx.before)
     wfr_ctx.session_id = session
 
 
@@ -848,6 +849,30 @@ def wfr_then_query_names(wfr_ctx: WfrContext, names: str, count: str) -> None:
     lines = [line for line in text.split(b"\n") if line]
     assert len(lines) == int(count), (
         f"the timeline should still hold {count} non-empty lines (split at \\n only), holds {lines!r}"
+    )
+
+
+@then(
+    parsers.re(
+        r"timeline.jsonl 未被改寫：原有的各行（空行也在）原樣在前，其後只多了 (?P<name>[a-z]+[0-9]+) 這一行"
+    )
+)
+def wfr_then_not_rewritten(wfr_ctx: WfrContext, name: str) -> None:
+    """At the limit nothing is trimmed, so the file is only appended to: the bytes written before the
+    emit come first, unchanged, and one line holding the new event follows."""
+    assert wfr_ctx.before is not None, "scenario data: the timeline's first lines were not written"
+    text = wfr_timeline_file(wfr_ctx, wfr_ctx.session_id).read_bytes()
+    assert text.startswith(wfr_ctx.before), (
+        f"the timeline's lines (empty ones included) should stay as they were, {wfr_ctx.before!r}; "
+        f"the file is now {text!r}"
+    )
+    added = text[len(wfr_ctx.before) :]
+    assert added.endswith(b"\n") and added.count(b"\n") == 1, (
+        f"exactly one line should follow them, ending in a newline; {added!r} follows"
+    )
+    event = json.loads(added)
+    assert (event.get("type"), event.get("n")) == wfr_named(name), (
+        f"the added line should be {name}, got {event}"
     )
 
 

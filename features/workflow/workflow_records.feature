@@ -324,10 +324,13 @@ Feature: Workflow 的登記表、狀態檔與 timeline 檔
     empty line is no line, and a carriage return inside a line ends none, so a line where a CR runs two
     events together is one damaged line (no event) and stays one. Under the limit nothing is trimmed, and
     `query` reads what the file holds. A cell's {U+000D} stands for a carriage return inside the line.
+    At the limit the file is only appended to, never rewritten, so its empty lines stay too (a trim that
+    also runs at the limit, `<` for `<=`, drops them).
     Given `SYNAPSE_TIMELINE_MAX_LINES` 設為 2
     And session `wfr-tl-12` 的 timeline.jsonl 一開始是 <開頭> 這幾行
     When 在 session `wfr-tl-12` 依序 emit failure1
     Then query 依序回傳 <事件>，timeline.jsonl 仍有 2 個非空的行
+    And timeline.jsonl 未被改寫：原有的各行（空行也在）原樣在前，其後只多了 failure1 這一行
 
     Examples:
       | 情形                       | 開頭                          | 事件                |
