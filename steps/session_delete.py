@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -186,6 +187,41 @@ def del_when_delete_a_upper(synapse: Implementation, ses_world: SesWorld) -> Non
 @when(parsers.re(r'^按 id 删除会话 (?P<quoted>".*")$'))
 def del_when_delete_id(synapse: Implementation, ses_world: SesWorld, quoted: str) -> None:
     _delete(synapse, ses_world, json.loads(quoted))
+
+
+@when(parsers.re(r'^记录 INFO 及以上日志时按 id 删除会话 (?P<target>a|".*")$'))
+def del_when_delete_logged(
+    synapse: Implementation, ses_world: SesWorld, caplog: pytest.LogCaptureFixture, target: str
+) -> None:
+    caplog.set_level(logging.INFO, logger="synapse")
+    caplog.clear()
+    _delete(synapse, ses_world, ses_world.snapshot["ids"]["a"] if target == "a" else json.loads(target))
+
+
+def _info_records(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [
+        r.getMessage() for r in caplog.records if r.levelno == logging.INFO and r.name.startswith("synapse")
+    ]
+
+
+@then('`synapse.*` 日志不应有含会话 a 或 "session-m6x3k2a1-absent" 的 INFO 记录')
+def del_then_no_delete_log(ses_world: SesWorld, caplog: pytest.LogCaptureFixture) -> None:
+    named = [
+        m for m in _info_records(caplog) if ses_world.snapshot["ids"]["a"] in m or "m6x3k2a1-absent" in m
+    ]
+    assert not named, f"deleting an id that is not there should log no deletion, logged {named!r}"
+
+
+@then("`synapse.*` 日志应恰有一条含会话 a 的 id 的 INFO 记录，且不含会话 b 的 id")
+def del_then_delete_logged(ses_world: SesWorld, caplog: pytest.LogCaptureFixture) -> None:
+    ids = ses_world.snapshot["ids"]
+    records = _info_records(caplog)
+    named = [m for m in records if ids["a"] in m]
+    assert len(named) == 1, (
+        f"deleting session a should log one INFO record naming {ids['a']!r}, as the original's "
+        f"`Deleted session: <id>`; INFO records: {records!r}"
+    )
+    assert ids["b"] not in named[0], f"the record should name only the deleted session, got {named[0]!r}"
 
 
 @when("按 id 删除最后创建的那个会话")

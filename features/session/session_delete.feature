@@ -182,3 +182,16 @@ Feature: 删除会话
     Then 删除结果应为 True
     And 会话 a 的历史文件、会话目录与索引条目都应不复存在，`Session.find()` 找不到它
     And 会话 b 的文件与索引条目应与删除前完全相同
+
+  @SES-147
+  Scenario: 删除会话时以 INFO 级别记录被删除会话的 id，删除不存在的会话不记录
+    The original logs `Deleted session: <id>` at INFO when a session is deleted, so an operator reading
+    the log sees what went; the words are free, the id and the level are not. An id that is not there
+    deletes nothing and logs no such line.
+    Given 会话 a 与会话 b 各有 2 条消息和一个卸载文件
+    When 记录 INFO 及以上日志时按 id 删除会话 "session-m6x3k2a1-absent"
+    Then 删除结果应为 False
+    And `synapse.*` 日志不应有含会话 a 或 "session-m6x3k2a1-absent" 的 INFO 记录
+    When 记录 INFO 及以上日志时按 id 删除会话 a
+    Then 删除结果应为 True
+    And `synapse.*` 日志应恰有一条含会话 a 的 id 的 INFO 记录，且不含会话 b 的 id

@@ -372,8 +372,10 @@ class Session:
                 except OSError as again:
                     message += f" (and its index entry could not be put back: {_reason(again)})"
                 raise SessionDeleteError(message) from exc
-        logger.info("Deleted session %s", session_id)
-        return bool(taken) or removed
+        deleted = bool(taken) or removed
+        if deleted:  # an id with nothing of it is no deletion: the log says only what happened
+            logger.info("Deleted session %s", session_id)
+        return deleted
 
     @classmethod
     def continue_(cls, sessions_dir: Path, *, model: str | None = None) -> Session | None:
