@@ -199,8 +199,12 @@ def del_when_delete_logged(
 
 
 def _info_records(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The INFO records' texts, structured data included (``probes.logged_text``): an implementation may
+    name the id in its message or log it as a field."""
     return [
-        r.getMessage() for r in caplog.records if r.levelno == logging.INFO and r.name.startswith("synapse")
+        probes.logged_text(r)
+        for r in caplog.records
+        if r.levelno == logging.INFO and r.name.startswith("synapse")
     ]
 
 
