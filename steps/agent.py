@@ -1630,7 +1630,7 @@ def agent_rounds_then_reply(agent_world: AgentWorld, rounds: int, text: str) -> 
 
 
 def _synapse_records(caplog: pytest.LogCaptureFixture, level: int) -> list[logging.LogRecord]:
-    return [r for r in caplog.records if r.name.split(".")[0] == "synapse" and r.levelno == level]
+    return probes.implementation_records(caplog.records, level)
 
 
 @then("`synapse.*` 日志应依次记录这些工具失败警告:")

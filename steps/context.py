@@ -286,11 +286,7 @@ def _ctx_reference_path(message: Message) -> str | None:
 
 
 def _ctx_synapse_warnings(caplog: pytest.LogCaptureFixture, since: int = 0) -> list[logging.LogRecord]:
-    return [
-        r
-        for r in caplog.records[since:]
-        if r.levelno == logging.WARNING and (r.name == "synapse" or r.name.startswith("synapse."))
-    ]
+    return probes.implementation_records(caplog.records[since:], logging.WARNING)
 
 
 def _ctx_storage(state: CtxState, synapse: contract.Implementation) -> contract.OffloadStorage:
@@ -2269,8 +2265,8 @@ def ctx_then_others_kept(ctx_state: CtxState) -> None:
 def ctx_then_error_logged(caplog: pytest.LogCaptureFixture, prefix: str) -> None:
     errors = [
         r.getMessage()
-        for r in caplog.records
-        if r.levelno == logging.ERROR and r.name.startswith("synapse") and r.getMessage().startswith(prefix)
+        for r in probes.implementation_records(caplog.records, logging.ERROR)
+        if r.getMessage().startswith(prefix)
     ]
     assert len(errors) == 1, f"one synapse.* error starting with {prefix!r} should be logged, got {errors!r}"
 

@@ -84,11 +84,9 @@ class ReaderContext:
             self.error = exc
             return None
         finally:
-            self.warnings = [
-                r
-                for r in self.caplog.records[start:]
-                if r.levelno >= logging.WARNING and r.name.startswith("synapse")
-            ]
+            self.warnings = probes.implementation_records(
+                self.caplog.records[start:], logging.WARNING, or_above=True
+            )
 
     def result_turns(self, what: str) -> list[contract.ConversationTurn]:
         assert self.error is None, f"{what} raised {self.error!r}; it must return turns instead"

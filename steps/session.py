@@ -82,7 +82,7 @@ def ses_world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SesWorld:
 
 
 def _synapse_warnings(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
-    return [r for r in caplog.records if r.levelno == logging.WARNING and r.name.startswith("synapse")]
+    return probes.implementation_records(caplog.records, logging.WARNING)
 
 
 def _table(datatable: list[list[str]]) -> list[dict[str, str]]:
@@ -1295,8 +1295,8 @@ def hook_then_failure_logged(hook_world: HookWorld, caplog: pytest.LogCaptureFix
     assert len(hook_world.hook_calls[name]) == 1, f"hook {name!r} should have been run once"
     logged = [
         r.getMessage()
-        for r in caplog.records
-        if r.levelno >= logging.WARNING and r.name.startswith("synapse") and name in probes.logged_text(r)
+        for r in probes.implementation_records(caplog.records, logging.WARNING, or_above=True)
+        if name in probes.logged_text(r)
     ]
     assert logged, f"the failure of hook {name!r} should be logged (WARNING or above, synapse.*) naming it"
 
@@ -1450,8 +1450,7 @@ def ses_hook_when_execute_logged(
 def ses_hook_then_log_sequence(caplog: pytest.LogCaptureFixture, datatable: list[list[str]]) -> None:
     logged = [
         (r.levelname, r.getMessage())
-        for r in caplog.records
-        if r.levelno >= logging.INFO and r.name.startswith("synapse")
+        for r in probes.implementation_records(caplog.records, logging.INFO, or_above=True)
     ]
     expected = [(row["level"], row["message"]) for row in _table(datatable)]
     remaining = iter(logged)

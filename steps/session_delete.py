@@ -201,11 +201,7 @@ def del_when_delete_logged(
 def _info_records(caplog: pytest.LogCaptureFixture) -> list[str]:
     """The INFO records' texts, structured data included (``probes.logged_text``): an implementation may
     name the id in its message or log it as a field."""
-    return [
-        probes.logged_text(r)
-        for r in caplog.records
-        if r.levelno == logging.INFO and r.name.startswith("synapse")
-    ]
+    return [probes.logged_text(r) for r in probes.implementation_records(caplog.records, logging.INFO)]
 
 
 @then('`synapse.*` 日志不应有含会话 a 或 "session-m6x3k2a1-absent" 的 INFO 记录')

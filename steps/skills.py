@@ -752,7 +752,7 @@ def importer_last_user_text_has(importer_ctx: ImporterContext, count: int, docst
 
 @then(parsers.parse("`synapse.*` 日志应有 {count:d} 条警告"))
 def importer_warnings(caplog: pytest.LogCaptureFixture, count: int) -> None:
-    warnings = [r for r in caplog.records if r.name.startswith("synapse") and r.levelno == logging.WARNING]
+    warnings = probes.implementation_records(caplog.records, logging.WARNING)
     assert len(warnings) == count, [r.getMessage() for r in warnings]
 
 
@@ -1140,13 +1140,11 @@ def importer_version_undeletable(
 # -- logs ----------------------------------------------------------------------------------------------------
 
 
-def _records(caplog: pytest.LogCaptureFixture, level: int) -> list[logging.LogRecord]:
-    return [r for r in caplog.records if r.name.startswith("synapse") and r.levelno == level]
-
-
 @then(parsers.re(r'`synapse\.\*` 日志应有 (?P<count>\d+) 条(?P<level>警告|错误)，提到 "(?P<text>[^"]+)"'))
 def importer_log_names(caplog: pytest.LogCaptureFixture, count: str, level: str, text: str) -> None:
-    records = _records(caplog, logging.WARNING if level == "警告" else logging.ERROR)
+    records = probes.implementation_records(
+        caplog.records, logging.WARNING if level == "警告" else logging.ERROR
+    )
     messages = [probes.logged_text(r) for r in records]
     assert len(records) == int(count), f"{count} {level} record(s) expected, got {messages}"
     assert all(text in message for message in messages), f"each should name {text!r}: {messages}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+import logging
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -1118,7 +1119,7 @@ def wf_then_result_as_if_healthy(wf_ctx: WfContext) -> None:
 
 @then("日誌記錄 warning：timeline 事件未寫入")
 def wf_then_warning_logged(caplog: pytest.LogCaptureFixture) -> None:
-    warnings = [r for r in caplog.records if r.levelname == "WARNING" and r.name.startswith("synapse")]
+    warnings = probes.implementation_records(caplog.records, logging.WARNING)
     assert warnings, (
         "a WARNING from a synapse.* logger should report the timeline events that were not written"
     )

@@ -525,6 +525,20 @@ def tree_entries(root: str | Path) -> dict[str, str]:
 # --------------------------------------------------------------------------------------------------------
 
 
+def implementation_records(
+    records: Sequence[logging.LogRecord], level: int, *, or_above: bool = False
+) -> list[logging.LogRecord]:
+    """The records the implementation logged at ``level`` (or at it and above): those of the ``synapse``
+    logger and its children, after which the protocol names every ``log`` notification.  A record of
+    pytest, of a library or of the kit itself never counts as the implementation's."""
+    return [
+        r
+        for r in records
+        if (r.levelno >= level if or_above else r.levelno == level)
+        and (r.name == "synapse" or r.name.startswith("synapse."))
+    ]
+
+
 def logged_error(record: logging.LogRecord) -> tuple[str, str] | None:
     """The error a log record is about, as ``(name, message)``: the class name and text of the exception
     in process, the ``error`` of the ``log`` notification over the wire."""
