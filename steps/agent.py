@@ -1629,14 +1629,10 @@ def agent_rounds_then_reply(agent_world: AgentWorld, rounds: int, text: str) -> 
     agent_world.llm.reply_text(text)
 
 
-def _synapse_records(caplog: pytest.LogCaptureFixture, level: int) -> list[logging.LogRecord]:
-    return probes.implementation_records(caplog.records, level)
-
-
 @then("`synapse.*` 日志应依次记录这些工具失败警告:")
 def agent_failure_warnings(agent_logs: pytest.LogCaptureFixture, datatable: list[list[str]]) -> None:
     expected = [row[0] for row in datatable[1:]]
-    warnings = [r.getMessage() for r in _synapse_records(agent_logs, logging.WARNING)]
+    warnings = [r.getMessage() for r in probes.implementation_records(agent_logs.records, logging.WARNING)]
     failures = [m for m in warnings if m.startswith("Tool execution failed")]
     assert failures == expected, f"one warning per failing round expected: {expected}, got {warnings}"
 
@@ -1829,7 +1825,7 @@ def agent_noop_compact_event(agent_world: AgentWorld) -> None:
 def agent_sanitize_logged(agent_logs: pytest.LogCaptureFixture, stage: str, before: str, after: str) -> None:
     warnings = [
         probes.logged_text(r)
-        for r in _synapse_records(agent_logs, logging.WARNING)
+        for r in probes.implementation_records(agent_logs.records, logging.WARNING)
         if r.getMessage().startswith("Sanitized dangling or malformed tool-call history")
     ]
     assert len(warnings) == 1, f"one sanitize warning expected, got {warnings}"
@@ -1883,7 +1879,7 @@ def agent_failing_listener(agent_world: AgentWorld) -> None:
 
 @then(parsers.parse("`synapse.*` 日志应记录 {count:d} 条带有监听器异常的警告"))
 def agent_listener_failure_logged(agent_logs: pytest.LogCaptureFixture, count: int) -> None:
-    warnings = _synapse_records(agent_logs, logging.WARNING)
+    warnings = probes.implementation_records(agent_logs.records, logging.WARNING)
     assert len(warnings) == count, f"{count} warning(s) about the failing listener expected, got {warnings}"
     assert "compact" in warnings[0].getMessage(), f"the warning should name the event: {warnings[0]}"
     error = probes.logged_error(warnings[0])

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from pytest_bdd import given, parsers, then, when
 
-from steps.agent import AgentWorld, _abort_error, _synapse_records, _text, _text_of
+from steps.agent import AgentWorld, _abort_error, _text, _text_of
 from steps.support import run
 from synapse_spec import probes
 
@@ -247,7 +247,7 @@ def abort_term_trap_cleaned_up(agent_world: AgentWorld, text: str) -> None:
 
 @then("`synapse.*` 日志不应记录警告：命令的进程组在 SIGKILL 之后如期结束")
 def abort_no_warning(agent_logs: pytest.LogCaptureFixture) -> None:
-    warnings = [r.getMessage() for r in _synapse_records(agent_logs, logging.WARNING)]
+    warnings = [r.getMessage() for r in probes.implementation_records(agent_logs.records, logging.WARNING)]
     assert not warnings, (
         f"ending the command's process group should go as planned, without warnings: {warnings}"
     )
