@@ -4,10 +4,11 @@
 ones for a smoke run, ``--only a,b`` some cases, ``--server CMD`` another implementation through the wire
 protocol.  Figures: median, min and max of the repetitions, the worker's (or server's) peak RSS, the
 growth factor from N/2 to N (2.0 is linear), and the original's median with the ratio original / ours
-(above 1: ours is faster; ``cpu x``: the same ratio of median CPU times, where both were measured).  The
-original's figure is the one measured by ``python -m bench.original`` when ``--original REPORT`` names its
-report and it has the case at the same N ("meas"), else the figure typed into ``bench/cases.py`` at full
-size ("typed").
+(above 1: ours is faster; ``cpu x``: the same ratio of median CPU times, where both were measured), and
+whether the ratio reaches the case's target (``goal``; the tail read must also stay flat in N), with a
+line after the table naming the rows below it.  The original's figure is the one measured by ``python -m
+bench.original`` when ``--original REPORT`` names its report and it has the case at the same N
+("meas"), else the figure typed into ``bench/cases.py`` at full size ("typed").
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.cases import CASES, Case
+from bench.cases import CASES, FLAT_GROWTH, Case
 from bench.stats import figures
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -149,6 +150,10 @@ def entry_of(case: Case, runs: list[dict[str, Any]], measured: OriginalFigures |
     }
     if original_ms is not None:
         entry["ratio"] = original_ms / (last["median_s"] * 1000)
+        entry["target"] = case.target
+        growth = entry["growth_per_doubling"]
+        flat = not case.flat or (growth is not None and growth <= FLAT_GROWTH)
+        entry["meets_target"] = entry["ratio"] >= case.target and flat
     original_cpu = None if measured is None else measured.cpu_ms.get((case.name, int(last["n"])))
     ours_cpu = last.get("cpu_median_s") if last.get("pid_measured") != "server" else None  # else the client's
     if original_cpu is not None and source == MEASURED and ours_cpu:
@@ -165,7 +170,7 @@ def _ms(seconds: float) -> str:
 def table(entries: list[dict[str, Any]]) -> str:
     header = (
         f"{'case':<38} {'N':>9} {'median ms':>10} {'min':>9} {'max':>9} {'peak RSS':>9} "
-        f"{'x/2N':>5} {'orig ms':>8} {'min':>8} {'src':>5} {'ratio':>7} {'cpu x':>7}"
+        f"{'x/2N':>5} {'orig ms':>8} {'min':>8} {'src':>5} {'ratio':>7} {'cpu x':>7} {'goal':>8}"
     )
     lines = [header, "-" * len(header)]
     for entry in entries:
@@ -182,9 +187,33 @@ def table(entries: list[dict[str, Any]]) -> str:
             f"{'' if growth is None else f'{growth:.2f}':>5} "
             f"{'' if original is None else _ms(original / 1000):>8} "
             f"{'' if original_min is None else _ms(original_min / 1000):>8} {source:>5} "
-            f"{ratio:>7} {cpu_ratio:>7}"
+            f"{ratio:>7} {cpu_ratio:>7} {_goal(entry):>8}"
         )
     return "\n".join(lines)
+
+
+def _goal(entry: dict[str, Any]) -> str:
+    """``>=1.5 ok`` or ``>=10 no``: the case's target and whether the row reaches it."""
+    if "meets_target" not in entry:
+        return ""
+    return f">={entry['target']:g} {'ok' if entry['meets_target'] else 'no'}"
+
+
+def _shortfall(entry: dict[str, Any]) -> str:
+    if entry["ratio"] < entry["target"]:
+        return f"{entry['case']} {entry['ratio']:.2f} < {entry['target']:g}"
+    return f"{entry['case']} not flat (x{entry['growth_per_doubling']:.2f} per doubling)"
+
+
+def verdict(entries: list[dict[str, Any]]) -> str:
+    """One line: how many rows with an original's figure reach their target, and which do not."""
+    judged = [entry for entry in entries if "meets_target" in entry]
+    if not judged:
+        return "targets: no row has an original's figure"
+    below = [_shortfall(entry) for entry in judged if not entry["meets_target"]]
+    met = len(judged) - len(below)
+    line = f"targets (ratio original / ours, wall): {met} of {len(judged)} rows reach theirs"
+    return line + (f"; below: {', '.join(below)}" if below else "")
 
 
 def sources(measured: OriginalFigures | None) -> dict[str, str]:
@@ -238,11 +267,13 @@ def main(argv: list[str] | None = None) -> int:
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
         "seconds": round(time.time() - started, 1),
         "original": sources(args.original_figures),
+        "targets": verdict(entries),
         "cases": entries,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     print(table(entries))
+    print(verdict(entries))
     print()
     for source, description in sources(args.original_figures).items():
         print(f"orig {source}: {description}")

@@ -15,7 +15,7 @@ import pytest
 
 from bench.cases import BY_NAME, CASES, Case, offloaded_history
 from bench.original.driver import INPUTS, ORIGINAL_CASES, differences, our_answer
-from bench.suite import MEASURED, TYPED, entry_of, load_original, original_figure, sources, table
+from bench.suite import MEASURED, TYPED, entry_of, load_original, original_figure, sources, table, verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -111,10 +111,40 @@ def test_the_table_names_each_figures_source_and_the_ratio_uses_it(tmp_path: Pat
     assert compact.original_ms is not None
     assert entries[1]["ratio"] == pytest.approx(compact.original_ms / 100)
     rows = table(entries).splitlines()[2:]
-    assert rows[0].split()[-3:] == [MEASURED, "3.00", "5.00"]
-    assert rows[1].split()[-2] == TYPED
+    assert rows[0].split()[-5:] == [MEASURED, "3.00", "5.00", ">=1.5", "ok"]
+    assert rows[1].split()[-4:] == [TYPED, f"{compact.original_ms / 100:.2f}", ">=1.5", "no"]
     assert str(tmp_path / "o.json") in sources(measured)[MEASURED]
     assert MEASURED not in sources(None)
+
+
+def test_each_row_is_judged_against_its_target_and_the_tail_read_must_stay_flat() -> None:
+    def run(n: int, median_s: float) -> dict[str, Any]:
+        return {"n": n, "median_s": median_s, "min_s": median_s, "max_s": median_s, "peak_rss_kb": 1}
+
+    def entry(name: str, ms: float, growth: float = 2.0) -> dict[str, Any]:
+        case = BY_NAME[name]
+        return entry_of(case, [run(case.full // 2, ms / 1000 / growth), run(case.full, ms / 1000)], None)
+
+    tail, count, read = BY_NAME["tail_read"], BY_NAME["token_count"], BY_NAME["read"]
+    assert tail.original_ms and count.original_ms and read.original_ms
+    flat_tail = entry("tail_read", tail.original_ms / 100, growth=1.05)
+    growing_tail = entry("tail_read", tail.original_ms / 100, growth=1.9)
+    count_at_9 = entry("token_count", count.original_ms / 9)
+    read_at_2 = entry("read", read.original_ms / 2)
+    assert [e["meets_target"] for e in (flat_tail, growing_tail, count_at_9, read_at_2)] == [
+        True,
+        False,
+        False,
+        True,
+    ]
+    assert count_at_9["target"] == 10.0 and read_at_2["target"] == 1.5
+    both = verdict([flat_tail, read_at_2])
+    assert both == "targets (ratio original / ours, wall): 2 of 2 rows reach theirs"
+    assert verdict([flat_tail, growing_tail, count_at_9, read_at_2, entry("on_stop", 5.0)]) == (
+        "targets (ratio original / ours, wall): 2 of 4 rows reach theirs; "
+        "below: tail_read not flat (x1.90 per doubling), token_count 9.00 < 10"
+    )
+    assert verdict([entry("on_stop", 5.0)]) == "targets: no row has an original's figure"
 
 
 def test_a_file_that_is_no_report_of_the_original_stops_with_its_name(tmp_path: Path) -> None:
