@@ -33,6 +33,7 @@ from pytest_bdd import given, parsers, then, when
 
 from steps.support import (
     CharTokenCounter,
+    FailingTokenCounter,
     PartsModel,
     RecordingSleep,
     message_tokens,
@@ -152,7 +153,7 @@ class CtxState:
 
     root: Path
     session_dir: Path
-    counter: CharTokenCounter | None = field(default_factory=CharTokenCounter)
+    counter: CharTokenCounter | FailingTokenCounter | None = field(default_factory=CharTokenCounter)
     storage: contract.OffloadStorage | None = None
     messages: list[Message] = field(default_factory=list)
     snapshot: list[Message] = field(default_factory=list)
@@ -2019,6 +2020,23 @@ def ctx_given_empty_summary(ctx_state: CtxState) -> None:
 @given("ContextCompactor 不传 token 计数器（使用实现的默认计数器）")
 def ctx_given_default_counter(ctx_state: CtxState) -> None:
     ctx_state.counter = None
+
+
+@given("ContextCompactor 使用每次计数都抛错的 token 计数器")
+def ctx_given_failing_counter(ctx_state: CtxState) -> None:
+    ctx_state.counter = FailingTokenCounter()
+
+
+@then("实现应试过该计数器，并记下 token 计数失败的 warning")
+def ctx_then_counter_failure_warning(ctx_state: CtxState, caplog: pytest.LogCaptureFixture) -> None:
+    counter = ctx_state.counter
+    assert isinstance(counter, FailingTokenCounter) and counter.calls > 0, (
+        "the implementation should have asked the injected counter before estimating"
+    )
+    warnings = [probes.logged_text(r) for r in _ctx_synapse_warnings(caplog, ctx_state.log_mark)]
+    assert any("token" in text.lower() for text in warnings), (
+        f"a warning saying that token counting failed should be logged, got {warnings!r}"
+    )
 
 
 @given("第 1 条消息的文本末尾多了一个孤立代理字元 U+D800")

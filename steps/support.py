@@ -61,6 +61,17 @@ class CharTokenCounter:
         return len(text)
 
 
+class FailingTokenCounter:
+    """A token counter that fails on every text, as a tokenizer that cannot load or encode would."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def count_tokens(self, text: str) -> int:
+        self.calls += 1
+        raise RuntimeError("token counter unavailable")
+
+
 def message_tokens(messages: list[dict[str, Any]]) -> int:
     """What the spec expects a history to count under ``CharTokenCounter``: the JSON text of each message."""
     return sum(len(json.dumps(m, ensure_ascii=False, separators=(",", ":"))) for m in messages)

@@ -41,6 +41,12 @@ def trim(text: str) -> str:
     return text.strip(WHITESPACE)
 
 
+def js_length(text: str) -> int:
+    """``text.length``: UTF-16 code units, so a character outside the Basic Multilingual Plane (an emoji)
+    counts 2, and a lone surrogate 1."""
+    return len(text) + sum(1 for char in text if char > "\uffff")
+
+
 def array_join_text(value: object) -> str:
     """What ``Array.join`` writes for a part's text, as the original joins text parts
     (``parts.map((part) => part.text).join(separator)``): nothing for a missing or null text, ``true`` and

@@ -4,6 +4,10 @@ A message counts as the tokens of its compact JSON text (role and keys included)
 The original counts the whole history twice per agent step; on long sessions that dominates the step
 (seconds for tens of thousands of messages), so :class:`MessageTokenCache` remembers the count of each
 distinct message text and only new or changed messages are tokenised again.
+
+A counter that fails (a tokenizer that cannot load, an injected counter that raises) does not stop the
+agent: as in the original, such a text is estimated at one token per 4 characters (JavaScript's
+``length``, UTF-16 code units), with a warning, and asked of the counter again next time.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import functools
 import importlib.machinery
 import importlib.util
+import logging
 import os
 import sys
 from collections.abc import Iterable, Mapping
@@ -18,7 +23,12 @@ from typing import Any, Protocol
 
 import orjson
 
-from synapse_ref.js_text import json_stringify
+from synapse_ref.js_text import js_length, json_stringify
+
+logger = logging.getLogger("synapse.context.token_counter")
+
+FALLBACK_CHARS_PER_TOKEN = 4
+"""The estimate when the counter fails: ``Math.ceil(text.length / 4)``, as the original falls back."""
 
 
 class TokenCounter(Protocol):
@@ -103,6 +113,7 @@ class MessageTokenCache:
         # token or two.  Inlined: on long histories calls cost a fifth of the count.
         counts, count_tokens, dumps = self._counts, self.counter.count_tokens, orjson.dumps
         total = 0
+        failures: list[Exception] = []
         for message in messages:
             try:
                 text = dumps(message).decode("utf-8")
@@ -110,6 +121,17 @@ class MessageTokenCache:
                 text = json_stringify(message)
             count = counts.get(text)
             if count is None:
-                count = counts[text] = count_tokens(text)
+                try:
+                    count = counts[text] = count_tokens(text)
+                except Exception as exc:  # any failure of the counter: estimate this text instead
+                    failures.append(exc)
+                    count = -(-js_length(text) // FALLBACK_CHARS_PER_TOKEN)  # not cached
             total += count
+        if failures:
+            logger.warning(
+                "Token counting failed for %d message(s), fell back to %d characters per token: %s",
+                len(failures),
+                FALLBACK_CHARS_PER_TOKEN,
+                failures[0],
+            )
         return total
