@@ -568,6 +568,13 @@ def repl_clearable_runner(repl_world: ReplWorld) -> None:
     repl_world.runner = runner
 
 
+@given(parsers.parse('runner 清空会话时抛出 message 为 "{message}" 的错误'))
+def repl_failing_clear_runner(repl_world: ReplWorld, message: str) -> None:
+    runner = repl_world.mocker.NonCallableMagicMock(name="AgentRunner")
+    runner.clear_session = repl_world.mocker.Mock(side_effect=OSError(message))
+    repl_world.runner = runner
+
+
 @then(parsers.parse("runner 的会话应被清空 {count:d} 次"))
 def repl_cleared(repl_world: ReplWorld, count: int) -> None:
     repl_world.output()

@@ -141,7 +141,7 @@ def test_delete_without_an_id_or_with_an_unknown_one_explains_itself(home: Path)
     assert "Usage: /delete ID" in result.stdout, result.stdout
     assert "Session not found: ../../etc" in result.stdout, result.stdout
     assert "Session not found: session-does-not-exist" in result.stdout, result.stdout
-    assert "/delete ID" in result.stdout.split("Synapse REPL commands", 1)[1], "/help should list /delete"
+    assert "/delete ID" in result.stdout.split("Synapse Agent - Help", 1)[1], "/help should list /delete"
     assert kept in _index_ids(home) and (home / "sessions" / f"{kept}.jsonl").is_file()
 
 

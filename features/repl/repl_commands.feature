@@ -543,6 +543,20 @@ Feature: REPL 斜杠命令的分派与输出
       Conversation history cleared.
       """
 
+  @REPL-062 @beyond-seed
+  Scenario: `/clear` 清空失败时按原实现的文字说明失败原因，不确认已清空，REPL 继续
+    The original prints `Failed to clear session: <message>` when clearing fails, and then confirms the
+    clear anyway; a failed clear is reported as failed only, and the REPL goes on (the reference let the
+    error end the REPL).
+    Given runner 清空会话时抛出 message 为 "disk full" 的错误
+    When 执行 `/clear`
+    Then 命令应被处理且不应结束 REPL
+    And runner 的会话应被清空 1 次
+    And 输出应逐行为:
+      """
+      Failed to clear session: disk full
+      """
+
   @REPL-056 @beyond-seed
   Scenario: `/tools` 去掉计数行时只带走其后的一个空行，列表自己的第二个空行保留
     The original removes `/^Found \d+.*\n\n?/`: the count line and at most one blank line after it. A

@@ -30,9 +30,13 @@ COMPACT_DONE = (
 )
 COMPACT_ERROR = "❌ 压缩失败：{reason}"
 NO_ACTIVE_SESSION = "No active session."
+CLEARED = "Conversation history cleared."
+CLEAR_FAILED = "Failed to clear session: {reason}"
 
 HELP_COMMANDS = ("/help", "/h", "/?")
-HELP_TEXT = """Synapse REPL commands (anything else is sent to the model)
+HELP_TEXT = """Synapse Agent - Help
+══════════════════════════════════════════════════
+Commands (anything else is sent to the model):
   /help, /h, /?      Show this help
   /exit, /quit, /q   Leave the REPL (the session is kept and can be resumed)
   /clear             Forget the current conversation (history, offloaded files and usage)
@@ -247,8 +251,11 @@ async def handle_command(line: str, context: ReplContext) -> CommandOutcome:
         clear = getattr(runner, "clear_session", None)
         if not callable(clear):
             return CommandOutcome(True, UNAVAILABLE.format(command))
-        clear()
-        return CommandOutcome(True, "Conversation history cleared.")
+        try:
+            clear()
+        except Exception as error:  # reported, and the REPL goes on (the original prints the same line)
+            return CommandOutcome(True, CLEAR_FAILED.format(reason=str(error) or type(error).__name__))
+        return CommandOutcome(True, CLEARED)
     if command in ("/skills", "/skill:list"):
         home = context.synapse_home if context.synapse_home is not None else synapse_home()
         return CommandOutcome(True, skills_command(home / "skills"))
