@@ -181,7 +181,7 @@ class AgentWorld:
     tagged_events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     signal: _Signal | None = None
     own_toolset: contract.Toolset | None = None
-    watched_signal: probes.AbortOnceWritten | probes.NeverAbortedWhileRunning | None = None
+    watched_signal: contract.AbortSignal | None = None
     next_result: Any = None
     next_message: str = ""
     next_first_call: int = 0

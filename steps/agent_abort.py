@@ -1,6 +1,7 @@
 """Steps for an abort that cancels a running tool (``features/agent/runner_abort_running_tool.feature``):
 the runner works with the implementation's own Bash toolset, and the scenario watches the command's
-processes through the pid files it writes and ``/proc``."""
+processes through the pid files it writes and ``/proc``; and for an abort while the model answers
+(``features/agent/runner_abort_model_call.feature``)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from pytest_bdd import given, parsers, then, when
 
 from steps.agent import AgentWorld, _abort_error, _text, _text_of
 from steps.support import run
-from synapse_spec import probes
+from synapse_spec import contract, probes
 
 ABORTED_CALL_ID = "long-call"
 
@@ -35,6 +36,28 @@ def abort_own_bash_toolset(agent_world: AgentWorld) -> None:
 @given("命令写下 pid 文件之后用户中断了请求")
 def abort_once_pid_written(agent_world: AgentWorld) -> None:
     agent_world.watched_signal = probes.AbortOnceWritten(_workdir(agent_world) / "pid")
+
+
+class _AbortedOnceTheModelIsAsked:
+    """Satisfies ``contract.AbortSignal``: set (Ctrl-C) as soon as the model has been called, so the runner
+    reads it unset before the model call and set once the call has failed.  A live property rather than
+    a flag the model sets, since the model is scripted in advance, and over the wire both stay here."""
+
+    def __init__(self, llm: contract.ScriptedLLM) -> None:
+        self._llm = llm
+
+    @property
+    def aborted(self) -> bool:
+        return len(self._llm.calls) >= 1
+
+
+@given(parsers.parse('模型作答期间用户中断了请求，模型客户端随后抛出不提中断的错误 "{message}"'))
+def abort_while_model_answers(agent_world: AgentWorld, message: str) -> None:
+    assert "abort" not in message.lower(), "scenario data: the model's own error must not mention aborting"
+    agent_world.watched_signal = _AbortedOnceTheModelIsAsked(agent_world.llm)
+    # One failure and no reply after it: a runner that asked the model again would find the script
+    # exhausted and fail with another error than the abort.
+    agent_world.llm.fail(RuntimeError(message))
 
 
 @given("命令在另一个进程组中启动、pid 写在 job.pid 中的后台进程在场景结束时被结束")

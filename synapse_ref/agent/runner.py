@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from synapse_ref.agent.abort import AbortSignal, throw_if_aborted, until_aborted
+from synapse_ref.agent.abort import AbortError, AbortSignal, throw_if_aborted, until_aborted
 from synapse_ref.agent.sandbox import (
     SandboxPermissionHandler,
     SandboxPermissionRequest,
@@ -241,9 +241,16 @@ class AgentRunner:
             self._sanitize("before step")
             await self._offload_if_needed()
             throw_if_aborted(signal)
-            reply = await self._llm.generate(
-                DEFAULT_SYSTEM_PROMPT, list(self._history), self._toolset.tools, signal=signal
-            )
+            try:
+                reply = await self._llm.generate(
+                    DEFAULT_SYSTEM_PROMPT, list(self._history), self._toolset.tools, signal=signal
+                )
+            except Exception as error:
+                # Ctrl-C while the model answers: the client fails in its own words (a cancelled request,
+                # a reset connection), but the request was aborted, and says so like any interrupted stage.
+                if signal is not None and signal.aborted:
+                    raise AbortError("Operation aborted") from error
+                raise
             self._record_usage(reply.usage)
             message = reply.message
             tool_calls: list[dict[str, Any]] = list(message.get("toolCalls") or [])
