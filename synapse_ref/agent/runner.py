@@ -176,11 +176,13 @@ class AgentRunner:
         return self._session.get_usage() if self._session is not None else None
 
     def clear_session(self) -> None:
-        """Forget the conversation (memory, history file, offloads and usage) and any pending question."""
-        self._history = []
-        self._permissions.set_pending(None)
+        """Forget the conversation (history file, offloads, usage, memory) and any pending question.  The
+        session on disk goes first: when clearing it fails, the conversation stays whole, in memory as on
+        disk, instead of the model seeing an empty history while the file still holds the old one."""
         if self._session is not None:
             self._session.clear(reset_usage=True)
+        self._history = []
+        self._permissions.set_pending(None)
 
     def get_pending_sandbox_permission(self) -> SandboxPermissionRequest | None:
         return self._permissions.pending
