@@ -731,6 +731,11 @@ def reader_compact_max(reader_ctx: ReaderContext, max_chars: int) -> None:
     reader_ctx.max_chars = max_chars
 
 
+@given("turns 为空列表")
+def reader_no_turns(reader_ctx: ReaderContext) -> None:
+    reader_ctx.turns = []
+
+
 @when("调用 `compact(turns, maxChars)`")
 def reader_call_compact_max(reader_ctx: ReaderContext) -> None:
     turns, max_chars = reader_ctx.result_turns("read"), reader_ctx.max_chars
@@ -762,6 +767,15 @@ def reader_compact_unlimited(reader_ctx: ReaderContext) -> None:
     assert full and reader_ctx.text == full, (
         f"only maxChars > 0 limits the text, so compact(turns, {reader_ctx.max_chars}) must return the whole "
         f"compact text {full!r}, got {reader_ctx.text!r}"
+    )
+
+
+@then("输出应为空字符串")
+def reader_compact_empty(reader_ctx: ReaderContext) -> None:
+    assert reader_ctx.error is None, f"compact(turns, {reader_ctx.max_chars}) raised {reader_ctx.error!r}"
+    assert reader_ctx.text == "", (
+        f"compact of no turns has no block to write: compact([], {reader_ctx.max_chars}) must return '', "
+        f"got {reader_ctx.text!r}"
     )
 
 

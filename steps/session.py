@@ -1728,6 +1728,17 @@ def ses_then_entry_count(ses_world: SesWorld, count: int) -> None:
     )
 
 
+@then("历史文件应仍在，但不含任何消息行")
+def ses_then_history_kept_without_messages(ses_world: SesWorld) -> None:
+    path = Path(ses_world.session.history_path)
+    assert path.is_file(), f"a history rewritten with no messages should still be a file, {path} is gone"
+    data = path.read_bytes()
+    assert not [line for line in data.split(b"\n") if line.strip()], (
+        f"a history rewritten with no messages should hold none (0 bytes or blank lines only), "
+        f"got {data[:300]!r}"
+    )
+
+
 @when(parsers.parse('追加第一条用户消息，文本部分为 "{parts}"（以 ` + ` 分隔）'))
 def ses_when_append_first_user(ses_world: SesWorld, parts: str) -> None:
     content = [{"type": "text", "text": cells.expand(part)} for part in parts.split(" + ")]

@@ -1171,10 +1171,15 @@ WF_BAD_INPUTS: dict[str, Callable[[WfContext], str]] = {
 }
 
 
-@when(parsers.re(r"hook 指令從 stdin 讀到(?P<what>.+)"))
-def wf_when_bad_stdin(wf_ctx: WfContext, monkeypatch: pytest.MonkeyPatch, what: str) -> None:
+@when(parsers.re(r"hook 指令從 stdin 讀到(?P<what>.+?)(?P<empty_env>，而 CLAUDE_SESSION_ID 為空字串)?"))
+def wf_when_bad_stdin(
+    wf_ctx: WfContext, monkeypatch: pytest.MonkeyPatch, what: str, empty_env: str | None
+) -> None:
     assert what in WF_BAD_INPUTS, f"the step has no input called {what!r}"
-    monkeypatch.delenv("CLAUDE_SESSION_ID", raising=False)
+    if empty_env:
+        monkeypatch.setenv("CLAUDE_SESSION_ID", "")  # set, but to nothing
+    else:
+        monkeypatch.delenv("CLAUDE_SESSION_ID", raising=False)
     wf_ctx.hook_outcome = wf_ctx.workflow.on_stop_command(WF_BAD_INPUTS[what](wf_ctx))
 
 
@@ -1406,16 +1411,17 @@ def wf_given_session_env(wf_ctx: WfContext, monkeypatch: pytest.MonkeyPatch) -> 
 
 @when(
     parsers.re(
-        r"SubagentStop hook 收到(?P<how>沒有 session_id | session_id 為空字串)的 "
+        r"SubagentStop hook 收到(?P<how>沒有 session_id |沒有 transcript_path | session_id 為空字串)的 "
         r"`(?P<agent>[\w:-]+)` 結束事件，VERDICT 為 (?P<verdict>\w+)"
     )
 )
-def wf_when_agent_stops_without_session(wf_ctx: WfContext, how: str, agent: str, verdict: str) -> None:
+def wf_when_agent_stops_without_field(wf_ctx: WfContext, how: str, agent: str, verdict: str) -> None:
     event = wf_agent_event(wf_ctx, agent, wf_verdict_message(verdict))
-    if how.strip() == "沒有 session_id":
-        del event["session_id"]
-    else:
+    if how.strip() == "session_id 為空字串":
         event["session_id"] = ""
+    else:
+        del event[how.strip().removeprefix("沒有 ")]  # the key itself is absent, not empty
+    wf_ctx.events_before = len(wf_raw_events(wf_ctx))
     wf_run_hook(wf_ctx, event)
 
 

@@ -268,3 +268,15 @@ Feature: 会话的 id、标题、文件与索引格式
     When 创建一个新会话
     And 向会话追加一条文本为 "第一行\u2028第二行\u2029第二段\u0085第三行" 的用户消息
     Then `session.loadHistory()` 读回的文本应与追加的相同
+
+  @SES-148 @beyond-seed
+  Scenario: 用空列表重写历史后历史文件为空，会话、`Session.find()` 与 `Session.list()` 的消息数都为 0
+    Rewriting a history with an empty list is a rewrite like any other, as the original's own test
+    ("should handle rewrite with empty messages array") expects: the history file stays and holds no
+    message, and every count of the session says 0. A rewrite that skipped an empty list would keep the
+    old messages; one that kept the old count would list them still.
+    When 创建一个新会话
+    And 向会话追加 3 条消息
+    And 用 0 条消息重写会话历史
+    Then 历史文件应仍在，但不含任何消息行
+    And 会话对象、`Session.find()` 与 `Session.list()` 给出的 messageCount 都应为 0

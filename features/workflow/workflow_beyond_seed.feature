@@ -65,6 +65,7 @@ Feature: Strategic Compact — 原實作缺陷的修正
       | agent 的 stage 都已完成 | `planner` 的 SubagentStop 事件 |
       | 其他外掛的同名 agent     | `other:developer` 的 SubagentStop 事件 |
       | 不是 JSON 的 NaN      | 欄位帶有 NaN 的 SubagentStop 事件 |
+      | 沒有 session，CLAUDE_SESSION_ID 為空字串 | 沒有 session_id 的 SubagentStop 事件，而 CLAUDE_SESSION_ID 為空字串 |
 
   @WF-099
   Scenario: timeline 修剪掉多筆 session:compact 時保留的是最新的那一筆

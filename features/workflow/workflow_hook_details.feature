@@ -640,3 +640,25 @@ Feature: SubagentStop hook 與 compact 建議的細節
     Then hook 記錄 DEV 的結果為 pass
     And hook 的 `result` 第一行為「✅ 💻 開發完成」
     And workflow.json 中 featureName 讀作 `caf{U+FFFD}`
+
+  @WF-138
+  Scenario: 事件完全沒有 transcript_path 欄位時 PASS 分支照常回覆，不建議 compact
+    A SubagentStop event may come without the `transcript_path` key at all (not an empty string: no key).
+    The passing stage is still recorded and answered as usual, with the next stage's hint; with no
+    transcript to measure there is nothing to suggest, so neither the answer nor the timeline holds a
+    compact suggestion, and the missing key is no error.
+    Given 一個 standard workflow 的 DEV stage 正在進行
+    When SubagentStop hook 收到沒有 transcript_path 的 `developer` 結束事件，VERDICT 為 PASS
+    Then hook 的 `result` 逐行為：
+      """
+      ✅ 💻 開發完成
+      📊 請更新 TaskList：TaskUpdate status completed（開發）
+      ⏭️ 下一步：並行委派 🔍 審查 + 🧪 測試
+
+      💡 可選：委派 grader agent 評估此階段輸出品質（subagent_type: ot:grader，傳入 STAGE=DEV AGENT=developer SESSION_ID=<sid>）
+      """
+    And timeline 依序新增了下列事件：
+      | type           | data                                                     |
+      | agent:complete | {"agent": "developer", "stage": "DEV", "result": "pass"} |
+      | stage:complete | {"stage": "DEV", "result": "pass"}                       |
+    And DEV stage 在 workflow state 中為 completed（pass）
