@@ -5,5 +5,5 @@ It changes whenever a scenario's meaning changes (see ``CHANGELOG.md``); scenari
 ``PROTOCOL_VERSION`` is the wire protocol's (``synapse_spec/protocol/PROTOCOL.md``), ``MAJOR.MINOR``.
 """
 
-SPEC_VERSION = "0.2.18"
+SPEC_VERSION = "0.2.19"
 PROTOCOL_VERSION = "1.2"
