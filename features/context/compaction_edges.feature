@@ -108,16 +108,15 @@ Feature: 压缩的保留数、分割点与空总结的边界
   Scenario: token 计数器抛错时按原实现降级为每 4 个字符 1 token 的估算并记下 warning，压缩照常进行
     As in the original, a failing counter does not stop the agent: each text it fails on counts
     `ceil(length / 4)`, the length in JavaScript's UTF-16 code units (🚀 counts 2), of the message's JSON
-    text; the counter is asked again next time.
+    text: 69 code units (68 characters), so 18 tokens; the counter is asked again next time.
     Given ContextCompactor 使用每次计数都抛错的 token 计数器
     And 模型的总结回复为 "## Current Status\n不应使用"
     And 历史消息为:
-      | role      | text                         |
-      | user      | 修复登录页面的会话过期问题 🚀 |
-      | assistant | 好的，我先看看 auth.ts        |
+      | role | text                         |
+      | user | 修复登录页面的会话过期问题 🚀 |
     When 执行 compact
     Then 压缩应被跳过：历史原样返回、`success=true` 且未调用总结模型
-    And `previousTokens` 与 `currentTokens` 都应为 `37`
+    And `previousTokens` 与 `currentTokens` 都应为 `18`
     And 实现应试过该计数器，并记下 token 计数失败的 warning
 
   @CTX-064
