@@ -2374,3 +2374,55 @@ def agent_usage_of_every_round(agent_world: AgentWorld) -> None:
         assert usage[total] == sum(u[key] for u in expected), (
             f"{total} should be the sum of both calls' {key}, got {usage[total]}"
         )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Beyond the seed: a tool call whose handling raises gets an error result, and the request goes on
+# --------------------------------------------------------------------------------------------------------
+
+
+@given(
+    parsers.re(
+        r"^模型首轮同时调用两个 Bash 命令 `(?P<first>[^`]+)` 与 `(?P<second>[^`]+)`，"
+        r'工具集处理 `(?P=first)` 时抛出 RuntimeError\("(?P<message>[^"]*)"\)，'
+        r'`(?P=second)` 输出 "(?P<output>[^"]*)"$'
+    )
+)
+def agent_round_with_raising_call(
+    agent_world: AgentWorld, first: str, second: str, message: str, output: str
+) -> None:
+    def raising(call: Mapping[str, Any]) -> _ToolResult:
+        raise RuntimeError(message)
+
+    agent_world.llm.reply_tool_calls(
+        [
+            {"id": first, "name": "Bash", "arguments": {"command": "cat build.log"}},
+            {"id": second, "name": "Bash", "arguments": {"command": "make build"}},
+        ]
+    )
+    agent_world.tool_results.extend([raising, _returning(_ok(output))])
+
+
+@then(parsers.re(r"^工具集应依次处理了 `(?P<first>[^`]+)` 与 `(?P<second>[^`]+)`$"))
+def agent_toolset_handled(agent_world: AgentWorld, first: str, second: str) -> None:
+    handled = [dict(c.args[0]).get("id") for c in agent_world.toolset.handle.await_args_list]
+    assert handled == [first, second], (
+        f"every call of the round should be handled, in order, after one raised: {handled}"
+    )
+
+
+@then(parsers.parse("模型第 {number:d} 次被调用时看到的历史应以这一轮的工具调用及其结果依次结束:"))
+def agent_model_saw_round(agent_world: AgentWorld, number: int, datatable: list[list[str]]) -> None:
+    expected = [(call_id, text) for call_id, text in datatable[1:]]
+    calls = agent_world.llm.calls
+    assert len(calls) >= number, f"the model should be called at least {number} times, got {len(calls)}"
+    sent = list(calls[number - 1].messages)
+    assistant, tools = sent[-len(expected) - 1], sent[-len(expected) :]
+    assert assistant.get("role") == "assistant" and _tool_call_ids(assistant) == [i for i, _ in expected], (
+        f"model call {number} should see the round's tool calls before their results, got {assistant}"
+    )
+    actual = [(m.get("toolCallId"), _text_of(m)) for m in tools if m.get("role") == "tool"]
+    assert actual == expected, (
+        f"model call {number} should see one tool message per call, in order, with these texts: "
+        f"{expected}, got {tools}"
+    )

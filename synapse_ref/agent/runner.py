@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from synapse_ref.agent.abort import AbortError, AbortSignal, throw_if_aborted, until_aborted
+from synapse_ref.agent.bash_tool import ToolOutcome
 from synapse_ref.agent.sandbox import (
     SandboxPermissionHandler,
     SandboxPermissionRequest,
@@ -33,6 +34,7 @@ DEFAULT_SYSTEM_PROMPT = "You are Synapse, a coding assistant working in the user
 DEFAULT_MAX_ITERATIONS = 50
 DEFAULT_MAX_CONSECUTIVE_TOOL_FAILURES = 3
 CONSECUTIVE_FAILURES_MESSAGE = "Consecutive tool execution failures; stopping."
+TOOL_EXECUTION_FAILED = "Tool execution failed"
 ITERATION_LIMIT_MESSAGE = (
     "Reached tool iteration limit ({limit}); stopping.\nUse --help to see command usage."
 )
@@ -264,7 +266,7 @@ class AgentRunner:
                 throw_if_aborted(signal)
                 # An abort while the tool runs cancels it; the round is then dropped whole, like an abort
                 # between two calls, so the history never holds a call without its result.
-                round_results.append((call, await until_aborted(self._toolset.handle(call), signal)))
+                round_results.append((call, await until_aborted(self._handle_tool_call(call), signal)))
             throw_if_aborted(signal)
             tool_messages = [
                 {
@@ -288,6 +290,22 @@ class AgentRunner:
         text = ITERATION_LIMIT_MESSAGE.format(limit=limit)
         self._append([_text_message("assistant", text)])
         return _LoopOutcome(text, False)
+
+    async def _handle_tool_call(self, call: Mapping[str, Any]) -> ToolReturn:
+        """The toolset's result for one call.  A toolset that raises fails that call only, as in the
+        original: the model gets ``Tool execution failed: <message>`` as an error result and the round and
+        the loop go on.  The result has no category and no usage hint, so it never counts toward the
+        consecutive-failure stop.  An abort is no tool failure: an ``AbortError`` (ours or a port's: the
+        contract knows it by its class name) and the cancellation of an aborted call (a ``BaseException``)
+        still propagate."""
+        try:
+            return await self._toolset.handle(call)
+        except Exception as error:
+            if type(error).__name__ == AbortError.__name__:
+                raise
+            return ToolOutcome(
+                is_error=True, message=f"{TOOL_EXECUTION_FAILED}: {error}", brief=TOOL_EXECUTION_FAILED
+            )
 
     @staticmethod
     def _count_failures(previous: int, results: Sequence[ToolReturn], limit: int) -> int:
