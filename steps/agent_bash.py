@@ -1,18 +1,20 @@
-"""Steps for what the implementation's own Bash tool reports (``features/agent/bash_tool_results.feature``):
-the model's view comes from the scripted model's requests, the toolset's own answer from calling it
-again with the same tool call."""
+"""Steps for what the implementation's own Bash tool reports (``features/agent/bash_tool_results.feature``,
+``features/agent/bash_tool_timeout.feature``): the model's view comes from the scripted model's requests,
+the toolset's own answer from calling it again with the same tool call; a timed-out command's processes
+are watched through the pid files it writes and ``/proc`` (the steps of ``steps/agent_abort.py``)."""
 
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pytest_bdd import given, parsers, then
+from pytest_bdd import given, parsers, then, when
 
-from steps.agent import AgentWorld, _text_of
+from steps.agent import AgentWorld, _text_of, agent_run
 from steps.support import run
 from synapse_spec import cells, contract, probes
 
@@ -24,6 +26,7 @@ class BashCall:
     """The one tool call a scenario scripts, to hand to the toolset again."""
 
     call: dict[str, Any] = field(default_factory=dict)
+    seconds: float | None = None  # how long the timed run took
 
 
 @pytest.fixture
@@ -71,6 +74,34 @@ def bash_raw_call(
     _script(agent_world, bash_call, name, arguments, reply)
 
 
+@given(parsers.re(r'^环境变量 `SYNAPSE_COMMAND_TIMEOUT` 为 "(?P<value>[^"]*)"$'))
+def bash_command_timeout(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    monkeypatch.setenv("SYNAPSE_COMMAND_TIMEOUT", value)
+
+
+@given(parsers.re(r'^模型首轮调用下面的 Bash 命令，看到结果后回复 "(?P<reply>[^"]*)":$'))
+def bash_command_block_call(agent_world: AgentWorld, bash_call: BashCall, reply: str, docstring: str) -> None:
+    _script(agent_world, bash_call, "Bash", json.dumps({"command": docstring}), reply)
+
+
+@when("执行 `runner.run(...)` 并记下它用了多久")
+def bash_timed_run(agent_world: AgentWorld, bash_call: BashCall) -> None:
+    started = time.monotonic()
+    agent_run(agent_world)
+    bash_call.seconds = time.monotonic() - started
+
+
+@then(parsers.re(r"^run 应在 (?P<limit>\d+) 秒之内返回，远早于命令的 `sleep (?P<sleep>\d+)` 结束$"))
+def bash_returned_in_time(bash_call: BashCall, limit: str, sleep: str) -> None:
+    assert int(limit) < int(sleep), "scenario data: the limit should be shorter than the command's sleep"
+    seconds = bash_call.seconds
+    assert seconds is not None, "setting up: the run should have been timed"
+    assert seconds < int(limit), (
+        f"the command should be ended at its time limit and the run go on: run() returned after "
+        f"{seconds:.1f} s, not within {limit} s (the command sleeps {sleep} s)"
+    )
+
+
 @given("工作目录在命令运行前被删除")
 def bash_workdir_removed(agent_world: AgentWorld) -> None:
     Path(agent_world.cwd).rmdir()
@@ -106,6 +137,30 @@ def bash_tool_text_suffix(agent_world: AgentWorld, number: str, text: str) -> No
     expected = cells.expand(text.replace("\\n", "\n"))
     actual = _tool_text(agent_world, int(number))
     assert actual.endswith(expected), f"the tool message should end with {expected!r}, got {actual!r}"
+
+
+@then(
+    parsers.re(
+        r'^模型第 (?P<number>\d+) 次调用看到的 tool 消息文本应先是命令超时前的输出 "(?P<output>.*)"，'
+        r'空一行后是以 "(?P<prefix>[^"]+)" 开头并提到 "(?P<first>[^"]+)" 与 "(?P<second>[^"]+)" 的说明$'
+    )
+)
+def bash_tool_text_after_timeout(
+    agent_world: AgentWorld, number: str, output: str, prefix: str, first: str, second: str
+) -> None:
+    """The tool message is the result's output, then its message: what the command printed until it was
+    ended, then the error in the implementation's words.  ``\\n`` stands for a line break."""
+    printed = output.replace("\\n", "\n") + "\n\n"
+    actual = _tool_text(agent_world, int(number))
+    assert actual.startswith(printed), (
+        f"the tool message should start with what the command printed before its time ran out, "
+        f"{printed!r}, got {actual!r}"
+    )
+    message = actual[len(printed) :]
+    assert message.startswith(prefix) and all(word in message[len(prefix) :] for word in (first, second)), (
+        f"after the output the tool message should say {prefix!r} and name {first!r} and {second!r}, "
+        f"got {message!r}"
+    )
 
 
 _PREFIX = r"开头，其后是(?:解析错误|错误原因)$"
@@ -152,16 +207,29 @@ def _direct_text(world: AgentWorld, call: BashCall) -> str:
     parsers.re(
         r"^工具集直接处理同一调用应返回 is_error 为 (?P<error>true|false)，"
         r'(?:failureCategory 为 "(?P<category>[^"]+)"|没有 failureCategory)'
+        r"(?:，exitCode 为 (?P<exit_code>\d+))?"
         r'(?:，brief 为 "(?P<brief>[^"]*)")?$'
     )
 )
 def bash_direct_result(
-    agent_world: AgentWorld, bash_call: BashCall, error: str, category: str | None, brief: str | None
+    agent_world: AgentWorld,
+    bash_call: BashCall,
+    error: str,
+    category: str | None,
+    exit_code: str | None,
+    brief: str | None,
 ) -> None:
     result = _direct(agent_world, bash_call)
     assert result.is_error is (error == "true"), f"the result should have is_error {error}: {result!r}"
-    actual = (result.extras or {}).get("failureCategory")
+    extras = result.extras or {}
+    actual = extras.get("failureCategory")
     assert actual == category, f"the result's failureCategory should be {category!r}, got {actual!r}"
+    if exit_code is not None:
+        code = extras.get("exitCode")
+        assert isinstance(code, int) and not isinstance(code, bool) and code == int(exit_code), (
+            f"the result's extras should carry the exit status as the integer exitCode {exit_code}, "
+            f"got {code!r} (extras {dict(extras)!r})"
+        )
     if brief is not None:
         assert result.brief == brief, f"the result's brief should be {brief!r}, got {result.brief!r}"
 

@@ -12,7 +12,8 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
   `is_error`, `extras.failureCategory` (which decides whether the consecutive-failure stop counts it:
   `command_not_found` and `invalid_usage` count, `execution_error` does not), and the `brief` label the
   original gives each kind of result (AGT-080, AGT-081). The exit code is the status a shell reports: a
-  command ended by signal N exits with 128 + N.
+  command ended by signal N exits with 128 + N; a failed command's result carries it as the integer
+  `extras.exitCode` (AGT-110). A command that runs too long is the subject of `bash_tool_timeout.feature`.
 
   实现自己的 Bash 工具按原实现的措辞报告每次调用，因为模型在下一次请求中读到的正是这段文字（tool 消息是
   结果的 output 与 message 以空行相连，空的略去）：标准输出原样给出，其后是 `[stderr]` 与错误输出；什么
@@ -22,7 +23,7 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
   run 继续，模型看到原因。每个结果也按工具集返回的样子检查：`is_error`、决定连续失败是否计数的
   `extras.failureCategory`（`command_not_found`、`invalid_usage` 计数，`execution_error` 不计），以及原实现
   为每类结果给出的 `brief` 标签（AGT-080、AGT-081）。原实现对没有输出的失败命令也说“成功执行而无输出”，
-  这里不这样说：它的 output 为空。成功的命令只输出了空白（空格、换行）时，按原实现的说法算作没有输出。被信号 N 结束的命令，退出码按 shell 的报告为 128 + N。输出中不是 UTF-8 的字节显示为 U+FFFD。表中的 `\\n` 表示换行。
+  这里不这样说：它的 output 为空。成功的命令只输出了空白（空格、换行）时，按原实现的说法算作没有输出。被信号 N 结束的命令，退出码按 shell 的报告为 128 + N；失败命令的结果在 `extras.exitCode` 中以整数带上退出码（AGT-110）。输出中不是 UTF-8 的字节显示为 U+FFFD。表中的 `\\n` 表示换行。
 
   Background:
     Given runner 使用实现自己的 Bash 工具集，命令在空的工作目录中运行
@@ -244,3 +245,21 @@ Feature: 实现自己的 Bash 工具如何向模型报告命令的结果
       | 命令                                     | 文本 |
       | printf 'Usage: tool [path]'; false       | Usage: tool [path]\\n\\nCommand failed with exit code 1\\n\\nSelf-description: The command failed. Next step: run `Bash(command="printf --help")` to learn usage, then retry with valid arguments. |
       | printf 'x: command not found'; false     | x: command not found\\n\\nCommand failed with exit code 1\\n\\nSelf-description: The command failed. Next step: run `Bash(command="printf --help")` to learn usage, then retry with valid arguments. |
+
+  @AGT-110
+  Scenario Outline: 失败命令的结果在 extras 中以整数 exitCode 带上退出码，failureCategory 照旧
+    The original's result for a failed command carries the exit status as `extras.exitCode` beside
+    `failureCategory`, so whoever reads the result (a UI, a log) gets the status without parsing
+    the message. The original gives a successful command's result no extras at all; whether one carries
+    `exitCode` 0 is left open here.
+    Given 模型首轮调用 Bash 命令 `<命令>`，看到结果后回复 "完成"
+    When 执行 `runner.run(...)`
+    Then run 应返回 "完成"
+    And 工具集直接处理同一调用应返回 is_error 为 true，failureCategory 为 "<类别>"，exitCode 为 <退出码>
+
+    Examples:
+      | 命令                                    | 类别              | 退出码 |
+      | exit 13                                 | execution_error   | 13     |
+      | no-such-command-xyz                     | command_not_found | 127    |
+      | printf 'Usage: tool [path]' >&2; exit 2 | invalid_usage     | 2      |
+      | sh -c 'kill -TERM $$'                   | execution_error   | 143    |

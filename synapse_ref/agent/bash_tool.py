@@ -1,5 +1,6 @@
 """The Bash tool: runs the model's shell commands, each in a process group of its own so that cancelling
-a call (an aborted request) ends the command and every child it started."""
+a call (an aborted request) or a command running past ``SYNAPSE_COMMAND_TIMEOUT`` ends the command and
+every child it started."""
 
 from __future__ import annotations
 
@@ -13,12 +14,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from synapse_ref.agent.tools import BashTool, ToolReturn
+from synapse_ref.context.settings import parse_env_positive_int
 from synapse_ref.js_text import WHITESPACE, first_word, json_parse, trim
 
 logger = logging.getLogger("synapse.agent.bash")
 
 SHELL = "/bin/bash"
 KILL_GRACE_SECONDS = 1.0
+COMMAND_TIMEOUT_ENV = "SYNAPSE_COMMAND_TIMEOUT"
+DEFAULT_COMMAND_TIMEOUT_MS = 30000
+"""The original's limit on one command (``SYNAPSE_COMMAND_TIMEOUT``, in milliseconds): without one, a
+command that never ends on its own (``tail -f``, a server, a prompt for input) blocks the run until the user
+interrupts it."""
+DRAIN_SECONDS = 0.2
+"""How long a timed-out command's pipes are still read once its group has ended: what it wrote is read at
+once, but a process outside the group (a job under job control) may hold a pipe open for good."""
+READ_CHUNK = 65536
 BASH_TOOL_SCHEMA: Mapping[str, Any] = {
     "name": "Bash",
     "description": "Run a shell command in the working directory; the result is its output and error output.",
@@ -86,6 +97,24 @@ class CommandRun:
     exit_code: int
 
 
+class CommandTimeoutError(Exception):
+    """A command ran longer than its limit and its process group was ended.  The message is the
+    original's (``Command execution timeout after <ms>ms``); ``run`` holds what the command printed
+    before, so the model still sees how far it got."""
+
+    def __init__(self, timeout_ms: int, run: CommandRun) -> None:
+        super().__init__(f"Command execution timeout after {timeout_ms}ms")
+        self.timeout_ms = timeout_ms
+        self.run = run
+
+
+def command_timeout_ms(env: Mapping[str, str] | None = None) -> int:
+    """``SYNAPSE_COMMAND_TIMEOUT`` as it is when a command starts (default ``os.environ``), so a changed
+    setting applies to the next command; a value that is not a positive integer falls back to 30 s."""
+    source = os.environ if env is None else env
+    return parse_env_positive_int(source.get(COMMAND_TIMEOUT_ENV), DEFAULT_COMMAND_TIMEOUT_MS)
+
+
 def _usage_error(message: str) -> ToolOutcome:
     return ToolOutcome(
         is_error=True,
@@ -95,10 +124,14 @@ def _usage_error(message: str) -> ToolOutcome:
     )
 
 
-async def run_command(command: str, cwd: str, *, grace: float = KILL_GRACE_SECONDS) -> CommandRun:
-    """Run ``command`` to its end.  When the awaiting task is cancelled, the command's process group gets
-    ``SIGTERM``, then ``SIGKILL`` for whatever is left after ``grace`` seconds, and the cancellation goes
-    on only once the shell is reaped: nothing of the command runs on after its call."""
+async def run_command(
+    command: str, cwd: str, *, grace: float = KILL_GRACE_SECONDS, timeout_ms: int | None = None
+) -> CommandRun:
+    """Run ``command`` to its end.  When the awaiting task is cancelled, or the command (its output
+    included) is not done after ``timeout_ms`` milliseconds, the command's process group gets ``SIGTERM``,
+    then ``SIGKILL`` for whatever is left after ``grace`` seconds, and the call goes on only once the
+    shell is reaped: nothing of the command runs on after its call.  A timeout raises
+    :class:`CommandTimeoutError` carrying what the command printed until then; ``None``: no limit."""
     starting = asyncio.ensure_future(
         asyncio.create_subprocess_exec(
             SHELL,
@@ -119,15 +152,51 @@ async def run_command(command: str, cwd: str, *, grace: float = KILL_GRACE_SECON
         with contextlib.suppress(OSError):
             await asyncio.shield(_end_group(await starting, grace))
         raise
+    stdout, stderr = bytearray(), bytearray()
+    # Read into buffers of our own rather than with communicate(), so that what a command printed before
+    # its timeout is kept; the reading goes on while the group is ended, so the pipes reach their end.
+    collecting = asyncio.ensure_future(_collect(process, stdout, stderr))
     try:
-        stdout, stderr = await process.communicate()
-    except BaseException:
-        await asyncio.shield(_end_group(process, grace))
-        raise
+        try:
+            returncode = await asyncio.wait_for(asyncio.shield(collecting), _seconds(timeout_ms))
+        except BaseException as error:
+            # An abort (cancellation) and a timeout end the command the same way.
+            await asyncio.shield(_end_group(process, grace))
+            if timeout_ms is None or not isinstance(error, asyncio.TimeoutError):
+                raise
+            logger.info("Command timed out after %dms (process group %d)", timeout_ms, process.pid)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(collecting), DRAIN_SECONDS)
+            ended = process.returncode if process.returncode is not None else -signal.SIGKILL
+            raise CommandTimeoutError(timeout_ms, _decoded(stdout, stderr, ended)) from None
+    finally:
+        collecting.cancel()
+    return _decoded(stdout, stderr, returncode)
+
+
+def _seconds(timeout_ms: int | None) -> float | None:
+    # Capped (at about 31 years) so that a huge setting is still a float the event loop can schedule.
+    return None if timeout_ms is None else min(timeout_ms, 10**12) / 1000
+
+
+async def _collect(process: asyncio.subprocess.Process, stdout: bytearray, stderr: bytearray) -> int:
+    """Both pipes to their end, then the shell's return code (as ``communicate()`` does)."""
+    await asyncio.gather(_read_into(process.stdout, stdout), _read_into(process.stderr, stderr))
+    return await process.wait()
+
+
+async def _read_into(stream: asyncio.StreamReader | None, sink: bytearray) -> None:
+    if stream is None:
+        return
+    while chunk := await stream.read(READ_CHUNK):
+        sink.extend(chunk)
+
+
+def _decoded(stdout: bytearray, stderr: bytearray, returncode: int) -> CommandRun:
     return CommandRun(
         stdout=stdout.decode("utf-8", errors="replace"),
         stderr=stderr.decode("utf-8", errors="replace"),
-        exit_code=shell_exit_code(await process.wait()),  # already exited: communicate() waited for it
+        exit_code=shell_exit_code(returncode),
     )
 
 
@@ -154,7 +223,7 @@ async def _end_group(process: asyncio.subprocess.Process, grace: float) -> None:
         await asyncio.sleep(GROUP_EXIT_CHECK_INTERVAL)
     else:
         logger.warning("Process group %d still runs after SIGKILL", process.pid)
-    logger.info("Cancelled command (process group %d)", process.pid)
+    logger.info("Ended command (process group %d)", process.pid)
 
 
 def _signal_group(pgid: int, sig: signal.Signals) -> None:
@@ -208,12 +277,16 @@ def _failure_category(stderr: str) -> str:
     return "execution_error"
 
 
+def _output(run: CommandRun) -> str:
+    """Stdout, then ``[stderr]`` and the error output, as the original joins them."""
+    return "\n\n".join(part for part in (run.stdout, f"[stderr]\n{run.stderr}" if run.stderr else "") if part)
+
+
 def _outcome(command: str, run: CommandRun) -> ToolOutcome:
     """What the model sees, as the original words it: stdout, then ``[stderr]`` and the error output; a
-    failure adds ``Command failed with exit code N`` and a hint to read the command's ``--help``."""
-    output = "\n\n".join(
-        part for part in (run.stdout, f"[stderr]\n{run.stderr}" if run.stderr else "") if part
-    )
+    failure adds ``Command failed with exit code N`` and a hint to read the command's ``--help``, and
+    carries the exit code in ``extras.exitCode`` (as the original's does; a success carries no extras)."""
+    output = _output(run)
     if run.exit_code == 0:
         # Output of white space alone counts as none, as the original's ``!output.trim()`` has it (a
         # model API may also refuse a tool result that holds only white space).
@@ -228,7 +301,20 @@ def _outcome(command: str, run: CommandRun) -> ToolOutcome:
         output=output,
         message=f"Command failed with exit code {run.exit_code}\n\n{hint}",
         brief="Bash command failed",
-        extras={"failureCategory": category},
+        extras={"failureCategory": category, "exitCode": run.exit_code},
+    )
+
+
+def _timeout_outcome(error: CommandTimeoutError) -> ToolOutcome:
+    """A command ended at its time limit: an error in the original's words, with what it printed until
+    then.  An execution error, as the original's (which has no category) counts it: a slow command is
+    no misuse of the tools."""
+    return ToolOutcome(
+        is_error=True,
+        output=_output(error.run),
+        message=f"Command execution failed: {error}",
+        brief="Command execution failed",
+        extras={"failureCategory": "execution_error"},
     )
 
 
@@ -253,7 +339,9 @@ class ShellTool:
                 extras={"failureCategory": "invalid_usage"},
             )
         try:
-            run = await run_command(command, self._cwd, grace=self._grace)
+            run = await run_command(command, self._cwd, grace=self._grace, timeout_ms=command_timeout_ms())
+        except CommandTimeoutError as error:
+            return _timeout_outcome(error)
         except OSError as error:  # no shell, or the working directory is gone
             return ToolOutcome(
                 is_error=True,
@@ -264,7 +352,8 @@ class ShellTool:
         return _outcome(command, run)
 
     async def execute_unsandboxed(self, command: str, cwd: str) -> CommandRun:
-        return await run_command(command, cwd, grace=self._grace)
+        """Raises :class:`CommandTimeoutError` for a command past its limit, as the original's rejects."""
+        return await run_command(command, cwd, grace=self._grace, timeout_ms=command_timeout_ms())
 
     async def allow_session(self, path: str, cwd: str) -> None:
         logger.info("No sandbox: %s is already allowed", path)
