@@ -11,7 +11,7 @@ import pytest
 import respx
 
 from synapse_ref.llm import make_llm_client
-from synapse_ref.llm.errors import APIStatusError
+from synapse_ref.llm.errors import APIStatusError, ProviderError
 from synapse_ref.llm.http_client import HttpLLMClient
 from tests.llm_support import ANTHROPIC_URL, faker, recorded_json, sent, sse, text
 
@@ -175,9 +175,14 @@ def test_a_non_streaming_answer_gives_the_same_shape() -> None:
 
 @respx.mock
 def test_an_error_event_in_the_stream_raises_with_its_message() -> None:
-    respx.post(ANTHROPIC_URL).mock(return_value=sse("anthropic_overloaded.sse"))
-    with pytest.raises(APIStatusError, match="Overloaded"):
+    """An ``event: error`` arrives on a 200 answer: it is a failed stream without a status (the SDK's
+    ``APIError`` with no status, the original's ``ChatProviderError``), not an HTTP status error 200."""
+    route = respx.post(ANTHROPIC_URL).mock(return_value=sse("anthropic_overloaded.sse"))
+    with pytest.raises(ProviderError, match="Overloaded") as raised:
         asyncio.run(client().generate("s", [{"role": "user", "content": [text("hi")]}]))
+    assert not isinstance(raised.value, APIStatusError)
+    assert "200" not in str(raised.value)
+    assert route.call_count == 1
 
 
 @respx.mock
@@ -242,3 +247,112 @@ def test_a_lone_surrogate_in_a_message_travels_as_its_json_escape(stream: bool) 
     raw = route.calls.last.request.content
     assert b"\\ud800" in raw
     assert "see /tmp/bad-\ud800-name" in json.dumps(sent(route)["messages"], ensure_ascii=False)
+
+
+def events(*pairs: tuple[str, dict[str, Any]]) -> httpx.Response:
+    """A 200 answer streaming the given ``(event, data)`` pairs."""
+    body = "".join(f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in pairs)
+    return httpx.Response(200, content=body.encode(), headers={"content-type": "text/event-stream"})
+
+
+@pytest.mark.parametrize(
+    "tool_message",
+    [
+        {"role": "tool", "content": [text("done")]},
+        {"role": "tool", "content": [text("done")], "toolCallId": ""},
+        {"role": "tool", "content": [text("done")], "toolCallId": None},
+        {"role": "tool", "content": [text("done")], "toolCallId": 7},
+    ],
+    ids=["missing", "empty", "null", "not-a-string"],
+)
+@respx.mock
+def test_a_tool_message_without_a_tool_call_id_is_refused_before_anything_is_sent(
+    tool_message: dict[str, Any],
+) -> None:
+    route = respx.post(ANTHROPIC_URL).mock(return_value=sse("anthropic_text.sse"))
+    messages = [{"role": "user", "content": [text("run it")]}, tool_message]
+    with pytest.raises(ProviderError, match="toolCallId") as raised:
+        asyncio.run(client().generate("s", messages))
+    assert not isinstance(raised.value, APIStatusError)
+    assert not route.called
+
+
+@respx.mock
+def test_message_delta_usage_updates_only_the_output_tokens() -> None:
+    start_usage = {
+        "input_tokens": 40,
+        "output_tokens": 1,
+        "cache_read_input_tokens": 900,
+        "cache_creation_input_tokens": 120,
+    }
+    respx.post(ANTHROPIC_URL).mock(
+        return_value=events(
+            ("message_start", {"type": "message_start", "message": {"usage": start_usage}}),
+            (
+                "content_block_start",
+                {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+            ),
+            (
+                "content_block_delta",
+                {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "ok"}},
+            ),
+            (
+                "message_delta",
+                {
+                    "type": "message_delta",
+                    "delta": {"stop_reason": "end_turn"},
+                    "usage": {
+                        "input_tokens": 0,
+                        "output_tokens": 17,
+                        "cache_read_input_tokens": 0,
+                        "cache_creation_input_tokens": 0,
+                    },
+                },
+            ),
+            ("message_stop", {"type": "message_stop"}),
+        )
+    )
+    reply = asyncio.run(client().generate("s", [{"role": "user", "content": [text("hi")]}]))
+    assert reply.usage == {"inputOther": 40, "output": 17, "inputCacheRead": 900, "inputCacheCreation": 120}
+
+
+@respx.mock
+def test_a_tool_use_start_with_input_does_not_prefix_the_streamed_arguments() -> None:
+    respx.post(ANTHROPIC_URL).mock(
+        return_value=events(
+            ("message_start", {"type": "message_start", "message": {"usage": {"input_tokens": 5}}}),
+            (
+                "content_block_start",
+                {
+                    "type": "content_block_start",
+                    "index": 0,
+                    "content_block": {
+                        "type": "tool_use",
+                        "id": "toolu_9",
+                        "name": "Read",
+                        "input": {"k": "v"},
+                    },
+                },
+            ),
+            (
+                "content_block_delta",
+                {
+                    "type": "content_block_delta",
+                    "index": 0,
+                    "delta": {"type": "input_json_delta", "partial_json": '{"q":'},
+                },
+            ),
+            (
+                "content_block_delta",
+                {
+                    "type": "content_block_delta",
+                    "index": 0,
+                    "delta": {"type": "input_json_delta", "partial_json": "1}"},
+                },
+            ),
+            ("message_stop", {"type": "message_stop"}),
+        )
+    )
+    reply = asyncio.run(client().generate("s", [{"role": "user", "content": [text("read")]}], [READ]))
+    assert reply.message["toolCalls"] == [{"id": "toolu_9", "name": "Read", "arguments": '{"q":1}'}]
+    assert json.loads(reply.message["toolCalls"][0]["arguments"]) == {"q": 1}

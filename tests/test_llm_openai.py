@@ -10,7 +10,7 @@ import pytest
 import respx
 
 from synapse_ref.llm import make_llm_client
-from synapse_ref.llm.errors import APIStatusError
+from synapse_ref.llm.errors import APIStatusError, ProviderError
 from synapse_ref.llm.http_client import HttpLLMClient
 from tests.llm_support import OPENAI_URL, faker, recorded_json, sent, sse, text
 
@@ -165,8 +165,11 @@ def test_an_error_chunk_in_the_stream_raises_with_its_message() -> None:
     respx.post(OPENAI_URL).mock(
         return_value=httpx.Response(200, content=body, headers={"content-type": "text/event-stream"})
     )
-    with pytest.raises(APIStatusError, match="server had an error"):
+    with pytest.raises(ProviderError, match="server had an error") as raised:
         asyncio.run(client().generate("s", [{"role": "user", "content": [text("hi")]}]))
+    # As in the SDK, an error inside a 200 stream has no status: it is not an HTTP status error 200.
+    assert not isinstance(raised.value, APIStatusError)
+    assert "200" not in str(raised.value)
 
 
 @respx.mock

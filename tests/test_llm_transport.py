@@ -139,6 +139,73 @@ def test_a_stream_that_breaks_after_showing_text_is_not_retried() -> None:
     assert route.call_count == 1
 
 
+def test_a_timeout_is_a_kind_of_connection_error() -> None:
+    assert issubclass(APITimeoutError, APIConnectionError)
+    assert issubclass(APITimeoutError, ProviderError)
+
+
+@respx.mock
+def test_a_timeout_is_caught_as_a_connection_error() -> None:
+    route = respx.post(ANTHROPIC_URL).mock(side_effect=httpx.ConnectTimeout("timed out"))
+    sleep = RecordingSleep()
+    with pytest.raises(APIConnectionError, match="timed out") as raised:
+        generate(client(sleep=sleep))
+    assert isinstance(raised.value, APITimeoutError)
+    assert route.call_count == 3 and sleep.delays == [0.5, 1.0]
+
+
+MESSAGE_START = (
+    b"event: message_start\n"
+    b'data: {"type":"message_start",'
+    b'"message":{"id":"msg_1","usage":{"input_tokens":3,"output_tokens":1}}}\n\n'
+)
+TOOL_USE_START = (
+    b"event: content_block_start\n"
+    b'data: {"type":"content_block_start","index":0,'
+    b'"content_block":{"type":"tool_use","id":"toolu_1","name":"Bash","input":{}}}\n\n'
+)
+JSON_DELTA = (
+    b"event: content_block_delta\n"
+    b'data: {"type":"content_block_delta","index":0,'
+    b'"delta":{"type":"input_json_delta","partial_json":"{\\"command\\":"}}\n\n'
+)
+
+
+def breaking_stream(*chunks: bytes) -> httpx.Response:
+    """A 200 event stream that sends ``chunks`` and then loses its connection."""
+
+    class Broken(httpx.AsyncByteStream):
+        async def __aiter__(self) -> Any:
+            for chunk in chunks:
+                yield chunk
+            raise httpx.ReadError("connection reset by peer")
+
+    return httpx.Response(200, stream=Broken(), headers={"content-type": "text/event-stream"})
+
+
+@pytest.mark.parametrize(
+    "received",
+    [(MESSAGE_START,), (MESSAGE_START, TOOL_USE_START), (MESSAGE_START, TOOL_USE_START, JSON_DELTA)],
+    ids=["message_start", "tool_use_start", "json_delta"],
+)
+@respx.mock
+def test_a_stream_that_breaks_after_any_event_is_not_retried(received: tuple[bytes, ...]) -> None:
+    route = respx.post(ANTHROPIC_URL).mock(side_effect=lambda request: breaking_stream(*received))
+    sleep = RecordingSleep()
+    with pytest.raises(APIConnectionError, match="connection reset"):
+        generate(client(stream=True, sleep=sleep))
+    assert route.call_count == 1 and sleep.delays == []
+
+
+@respx.mock
+def test_a_stream_that_breaks_before_any_event_is_retried() -> None:
+    route = respx.post(ANTHROPIC_URL).mock(side_effect=lambda request: breaking_stream())
+    sleep = RecordingSleep()
+    with pytest.raises(APIConnectionError, match="connection reset"):
+        generate(client(stream=True, sleep=sleep))
+    assert route.call_count == 3 and sleep.delays == [0.5, 1.0]
+
+
 @respx.mock
 def test_retries_are_logged_without_the_key(caplog: pytest.LogCaptureFixture) -> None:
     respx.post(ANTHROPIC_URL).mock(side_effect=[anthropic_error(529, "overloaded_error", "Overloaded"), OK])

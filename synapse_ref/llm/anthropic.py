@@ -2,7 +2,8 @@
 
 Messages keep their shape on the wire as far as the format allows: a message with exactly one text part
 is sent as a string, any other as a list of blocks; ``tool`` messages become user messages holding one
-``tool_result`` block; a ``system`` message inside the history becomes ``<system>…</system>`` user text
+``tool_result`` block (a ``tool`` message without its ``toolCallId`` is refused before anything is
+sent); a ``system`` message inside the history becomes ``<system>…</system>`` user text
 (the Messages API has no system role there).  As in the original, the system prompt, the last message's
 last block and the last tool carry ``cache_control`` so the provider caches the stable prefix.
 """
@@ -13,6 +14,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from synapse_ref.llm.errors import ProviderError
 from synapse_ref.llm.wire import (
     Message,
     Usage,
@@ -94,7 +96,9 @@ class AnthropicWire:
 
 class AnthropicStream:
     """Assembles ``message_start`` / ``content_block_*`` / ``message_delta`` events into one reply; tool
-    call arguments are the concatenated ``input_json_delta`` fragments, exactly as the model wrote them."""
+    call arguments are the concatenated ``input_json_delta`` fragments, exactly as the model wrote them
+    (a ``content_block_start``'s own ``input`` is ignored).  Usage is read from ``message_start``;
+    ``message_delta`` only updates the output tokens."""
 
     def __init__(self) -> None:
         self._blocks: dict[int, dict[str, str]] = {}
@@ -108,9 +112,8 @@ class AnthropicStream:
             block = data.get("content_block") or {}
             entry = {"type": str(block.get("type", "")), "text": str(block.get("text", "")), "json": ""}
             if entry["type"] == "tool_use":
+                # The start's ``input`` is not used (as in the original): the arguments are the deltas.
                 entry.update(id=str(block.get("id", "")), name=str(block.get("name", "")))
-                if block.get("input"):
-                    entry["json"] = json.dumps(block["input"])
             self._blocks[as_int(data.get("index"))] = entry
             return entry["text"] if entry["type"] == "text" else ""
         elif kind == "content_block_delta":
@@ -125,7 +128,10 @@ class AnthropicStream:
             if delta.get("type") == "input_json_delta":
                 entry["json"] += str(delta.get("partial_json", ""))
         elif kind == "message_delta":
-            self._usage.update(_raw_usage(data.get("usage") or {}))
+            # Only the output count moves on; input and cache figures stay those of ``message_start``.
+            output = (data.get("usage") or {}).get("output_tokens")
+            if output is not None:
+                self._usage["output_tokens"] = as_int(output)
         return ""
 
     def result(self) -> tuple[Message, Usage]:
@@ -144,11 +150,11 @@ def to_wire_message(message: Mapping[str, Any]) -> dict[str, Any]:
     if role == "system":
         return {"role": "user", "content": "<system>" + "\n".join(text_parts(message)) + "</system>"}
     if role == "tool":
-        result = {
-            "type": "tool_result",
-            "tool_use_id": str(message.get("toolCallId", "")),
-            "content": _content(message),
-        }
+        call_id = message.get("toolCallId")
+        if not isinstance(call_id, str) or not call_id:
+            # As in the original: refused here, before the API answers 400 to an empty ``tool_use_id``.
+            raise ProviderError("Anthropic: tool message missing `toolCallId`.")
+        result = {"type": "tool_result", "tool_use_id": call_id, "content": _content(message)}
         return {"role": "user", "content": [result]}
     content: str | list[dict[str, Any]] = _content(message)
     calls = (message.get("toolCalls") or []) if role == "assistant" else []

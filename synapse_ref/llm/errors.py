@@ -23,8 +23,9 @@ class APIConnectionError(ProviderError):
     """The provider could not be reached, or the connection broke while the answer was streaming."""
 
 
-class APITimeoutError(ProviderError):
-    """The provider did not answer within the client's timeout."""
+class APITimeoutError(APIConnectionError):
+    """The provider did not answer within the client's timeout (a kind of connection error, as in the
+    providers' SDKs, so ``except APIConnectionError`` catches it too)."""
 
 
 class APIEmptyResponseError(ProviderError):

@@ -4,10 +4,14 @@
   ``max_retries`` times, waiting ``retry-after-ms`` / ``retry-after`` when the server names a delay of at
   most a minute, else 0.5 s, 1 s, 2 s ... (at most 8 s) through the injected ``sleep``.  A server's
   ``x-should-retry: true|false`` header overrides that choice, as the providers' own SDKs honour it.  A
-  stream that already delivered text is never retried: the text was shown.
+  stream that has begun (any event received, text or not) is never sent again; one that fails before its
+  first event is retried like any other request.
 * **Errors.** 401/403 raise :class:`AuthenticationError`, 429 :class:`RateLimitError`, other 4xx
   :class:`BadRequestError`, anything else :class:`APIStatusError`, each with the message of the API's
-  error body; an answer without text or tool calls raises :class:`APIEmptyResponseError`.
+  error body; an error reported inside a stream (Anthropic's ``event: error``, an OpenAI error chunk)
+  raises :class:`ProviderError` with its message, as it comes without a status of its own; a timeout
+  raises :class:`APITimeoutError`, a kind of :class:`APIConnectionError`; an answer without text or tool
+  calls raises :class:`APIEmptyResponseError`.
 * **Abort.** The signal is polled while a request is in flight; once it reads aborted the request is
   cancelled (its connection closed) and the agent's ``AbortError`` is raised.
 * **Streaming.** :meth:`HttpLLMClient.stream` yields the text as it arrives; ``on_text`` reports it from
@@ -192,10 +196,12 @@ class HttpLLMClient:
     async def _request(
         self, body: dict[str, Any], on_text: TextListener | None, signal: AbortSignal | None
     ) -> HttpReply:
-        shown = [False]
+        started = [False]
+
+        def on_event() -> None:
+            started[0] = True
 
         def listener(text: str) -> None:
-            shown[0] = True
             if on_text is not None:
                 on_text(text)
 
@@ -203,16 +209,19 @@ class HttpLLMClient:
         while True:
             _throw_if_aborted(signal)
             try:
-                return await self._abortable(self._attempt(body, listener), signal)
+                return await self._abortable(self._attempt(body, listener, on_event), signal)
             except _Retryable as retry:
-                if attempt >= self._s.max_retries or shown[0]:
+                # A stream that has begun is not sent again: what it delivered may already be in use.
+                if attempt >= self._s.max_retries or started[0]:
                     raise retry.error from None
                 delay = retry.delay if retry.delay is not None else min(0.5 * 2**attempt, 8.0)
                 logger.info("%s; retrying in %.2f s (retry %d)", retry.error, delay, attempt + 1)
                 await self._abortable(self._s.sleep(delay), signal)
                 attempt += 1
 
-    async def _attempt(self, body: dict[str, Any], on_text: TextListener) -> HttpReply:
+    async def _attempt(
+        self, body: dict[str, Any], on_text: TextListener, on_event: Callable[[], None]
+    ) -> HttpReply:
         wire = self._s.wire
         timeout = httpx.Timeout(self._s.timeout, connect=min(CONNECT_TIMEOUT, self._s.timeout))
         headers = wire.headers(self._s.api_key)
@@ -236,18 +245,22 @@ class HttpLLMClient:
                     if response.status_code >= 400:
                         await response.aread()
                     self._raise_for_status(response)
-                    return await self._read_stream(response, on_text)
+                    return await self._read_stream(response, on_text, on_event)
         except httpx.TimeoutException as exc:
             raise _Retryable(APITimeoutError(f"{wire.provider}: request timed out ({exc})")) from exc
         except httpx.TransportError as exc:
             error = APIConnectionError(f"{wire.provider}: connection failed: {exc or type(exc).__name__}")
             raise _Retryable(error) from exc
 
-    async def _read_stream(self, response: httpx.Response, on_text: TextListener) -> HttpReply:
+    async def _read_stream(
+        self, response: httpx.Response, on_text: TextListener, on_event: Callable[[], None]
+    ) -> HttpReply:
+        """Assemble the stream's events; ``on_event`` hears of each one as it arrives."""
         wire = self._s.wire
         assembler = wire.assembler()
         try:
             async for event in EventSource(response).aiter_sse():
+                on_event()
                 if not event.data or wire.is_stream_end(event.data):
                     continue
                 try:
@@ -260,7 +273,8 @@ class HttpLLMClient:
                     continue
                 failure = wire.stream_error(event.event, data)
                 if failure is not None:
-                    raise APIStatusError(wire.provider, response.status_code, failure)
+                    # Not a status error: the answer's status (200) said the stream had begun fine.
+                    raise ProviderError(f"{wire.provider} stream error: {failure}")
                 text = assembler.feed(event.event, data)
                 if text:
                     on_text(text)
