@@ -1121,7 +1121,10 @@ class Implementation(Protocol):
         (arguments ``{"command": str}``), which runs the command with ``/bin/bash -c`` in ``cwd``, in a
         process group of its own, and reports it in the original's words: its standard output, then
         ``[stderr]`` and the error output, in ``output``; ``is_error`` when the exit status is not 0, with
-        ``Command failed with exit code N`` (``features/agent/bash_tool_results.feature``).  A command
+        ``Command failed with exit code N`` and the status as ``extras.exitCode``
+        (``features/agent/bash_tool_results.feature``).  A command running longer than
+        ``SYNAPSE_COMMAND_TIMEOUT`` milliseconds (default 30000) is ended like a cancelled one and is an
+        error saying so (``bash_tool_timeout.feature``).  A command
         that is the tool's own name (``Bash``, ``Bash ls``, ``Bash(ls)``) runs nothing: it is an
         ``invalid_usage`` error carrying the original's correction.  Cancelling a
         running ``handle`` ends the command's whole process group (``SIGTERM``, then ``SIGKILL`` after a
