@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from synapse_ref.agent.tools import BashTool, ToolReturn
+from synapse_ref.agent.tools import BashTool, ToolOutcome, ToolReturn
 from synapse_ref.context.settings import parse_env_positive_int
 from synapse_ref.js_text import WHITESPACE, first_word, json_parse, trim
 
@@ -75,17 +75,6 @@ INVALID_USAGE_HINTS = (
 )
 GROUP_EXIT_CHECKS = 200
 GROUP_EXIT_CHECK_INTERVAL = 0.01
-
-
-@dataclass(frozen=True)
-class ToolOutcome:
-    """A tool's result (``ToolReturn``)."""
-
-    is_error: bool = False
-    output: str = ""
-    message: str = ""
-    brief: str = ""
-    extras: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -14,13 +14,18 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from synapse_ref.agent.abort import AbortError, AbortSignal, throw_if_aborted, until_aborted
-from synapse_ref.agent.bash_tool import ToolOutcome
 from synapse_ref.agent.sandbox import (
     SandboxPermissionHandler,
     SandboxPermissionRequest,
     build_from_tool_results,
 )
-from synapse_ref.agent.tools import ToolReturn, Toolset, counts_as_failure, tool_result_text
+from synapse_ref.agent.tools import (
+    ToolOutcome,
+    ToolReturn,
+    Toolset,
+    counts_as_failure,
+    tool_result_text,
+)
 from synapse_ref.context.records import CompactResult, OrchestratorResult
 from synapse_ref.context.sanitizer import sanitize_tool_protocol_history
 from synapse_ref.js_text import array_join_text

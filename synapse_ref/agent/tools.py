@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 
@@ -25,6 +26,17 @@ class ToolReturn(Protocol):
 
     @property
     def extras(self) -> Mapping[str, Any] | None: ...
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """A tool's result (``ToolReturn``), as the Bash tool and the runner build them."""
+
+    is_error: bool = False
+    output: str = ""
+    message: str = ""
+    brief: str = ""
+    extras: Mapping[str, Any] | None = None
 
 
 class CommandOutput(Protocol):
