@@ -1647,6 +1647,14 @@ def agent_stop_error_logged(agent_logs: pytest.LogCaptureFixture, count: int) ->
     assert "consecutive" in errors[-1].getMessage().lower(), f"the error should say why: {errors[-1]}"
 
 
+@then(parsers.parse("`synapse.*` 日志应记录 {count:d} 条说明达到工具迭代上限的错误"))
+def agent_iteration_limit_logged(agent_logs: pytest.LogCaptureFixture, count: int) -> None:
+    errors = [probes.logged_text(r) for r in probes.implementation_records(agent_logs.records, logging.ERROR)]
+    assert len(errors) == count and all(
+        re.search(r"iteration limit|迭代上限", text, re.IGNORECASE) for text in errors
+    ), f"{count} error record(s) saying the iteration limit was reached expected, got {errors}"
+
+
 @given(parsers.re(r"^runner 创建时指定(?P<limit>工具迭代上限|连续失败阈值)为 (?P<value>\d+)$"))
 def agent_explicit_limit(agent_world: AgentWorld, limit: str, value: str) -> None:
     if limit == "工具迭代上限":

@@ -219,3 +219,13 @@ Feature: AgentRunner 保护机制的细节
       | Usage: ls [path]   |                             |
       |                    | bash: rg: command not found |
       | Invalid parameters | unexpected argument: --all  |
+
+  @AGT-111
+  Scenario: 工具迭代达到上限而停止时记录一条说明达到上限的错误日志
+    As the original does (`logger.error` with the stop text), the stop at the iteration limit is an error
+    in the implementation's log, so whoever reads the log sees why the answer stopped short.
+    Given 运行过程中持续存在工具调用且超过 `maxIterations`
+    And `SYNAPSE_MAX_TOOL_ITERATIONS` 为 "2"，上限应为 2
+    When 执行 `runner.run(...)`
+    Then 应返回 `Reached tool iteration limit` 提示
+    And `synapse.*` 日志应记录 1 条说明达到工具迭代上限的错误

@@ -293,6 +293,7 @@ class AgentRunner:
                 self._append([_text_message("assistant", CONSECUTIVE_FAILURES_MESSAGE)])
                 return _LoopOutcome(CONSECUTIVE_FAILURES_MESSAGE, False)
         text = ITERATION_LIMIT_MESSAGE.format(limit=limit)
+        logger.error("Reached tool iteration limit (%d); stopping", limit)  # why the answer stopped short
         self._append([_text_message("assistant", text)])
         return _LoopOutcome(text, False)
 
