@@ -53,6 +53,17 @@ class PermissionRequest:
 
 
 @dataclasses.dataclass(frozen=True)
+class ToolFailure:
+    """The result of a call whose handling raised: an error with no category and no usage hint."""
+
+    message: str
+    is_error: bool = True
+    output: str = ""
+    brief: str = "Tool execution failed"
+    extras: Any = None
+
+
+@dataclasses.dataclass(frozen=True)
 class StepOutcome:
     status: str
     response: str
@@ -179,10 +190,10 @@ class AgentLoop:
         return self._session.get_usage() if self._session is not None else None
 
     def clear_session(self) -> None:
-        self._history = []
-        self._pending = None
         if self._session is not None:
             self._session.clear(reset_usage=True)
+        self._history = []
+        self._pending = None
 
     def get_pending_sandbox_permission(self) -> PermissionRequest | None:
         return self._pending
@@ -267,9 +278,14 @@ class AgentLoop:
             self._sanitize("before step")
             await self._offload()
             self._check(signal)
-            reply = await self._llm.generate(
-                SYSTEM_PROMPT, list(self._history), self._toolset.tools, signal=signal
-            )
+            try:
+                reply = await self._llm.generate(
+                    SYSTEM_PROMPT, list(self._history), self._toolset.tools, signal=signal
+                )
+            except Exception as error:  # a model call cut short by an abort ends the run as an abort
+                if signal is not None and signal.aborted:
+                    raise AbortError() from error
+                raise
             if self._session is not None:
                 self._session.update_usage(dict(reply.usage), self._llm.model_name)
             message = reply.message
@@ -281,7 +297,7 @@ class AgentLoop:
             for call in calls:
                 self._check(signal)
                 # An abort while the tool runs cancels it (its process group with it), as in the reference.
-                round_results.append((call, await until_aborted(self._toolset.handle(call), signal)))
+                round_results.append((call, await until_aborted(self._handle(call), signal)))
             self._check(signal)
             tool_messages = [
                 {
@@ -302,8 +318,18 @@ class AgentLoop:
                 self._append([{"role": "assistant", "content": [{"type": "text", "text": FAILURES_MESSAGE}]}])
                 return FAILURES_MESSAGE, False, None
         text = LIMIT_MESSAGE.format(limit=limit)
+        logger.error("Reached tool iteration limit (%d); stopping", limit)
         self._append([{"role": "assistant", "content": [{"type": "text", "text": text}]}])
         return text, False, None
+
+    async def _handle(self, call: Message) -> Any:
+        """A call whose handling raises fails that call only (an abort still propagates)."""
+        try:
+            return await self._toolset.handle(call)
+        except Exception as error:
+            if type(error).__name__ == "AbortError":
+                raise
+            return ToolFailure(f"Tool execution failed: {error}")
 
     @staticmethod
     def _check(signal: Any) -> None:
